@@ -1,0 +1,465 @@
+"""The double-dummy search kernel: one zero-window test, "does the declarer reach t tricks?".
+
+Everything here is numba over ints and arrays.  A position is three int64 card
+masks ``hands[seat]`` (a seat out of play holds 0) plus the cards already on the
+current trick.  The search is a depth-first AND/OR search over single card
+plays with an explicit stack (no recursion), so that one call walks the whole
+tree without call overhead:
+
+* the declarer's nodes succeed when any card succeeds, the defenders' when all do;
+* at each trick start: trivial bounds, the transposition table (keyed by
+  relative ranks, see ``tables.RELATIVE_RANKS``), quick tricks for the side on
+  lead, and the last trick played out directly;
+* equal cards are searched once (``tables.EQUAL_CARD_REPRESENTATIVES``);
+* moves are tried in a heuristic order (sure winners, cheapest winner, low cards).
+
+The table stores lower and upper bounds on the declarer's tricks from a trick
+start, so bounds found for one target serve every later target, discard,
+or deal with the same strain, declarer and active seats.
+
+Context array ``ctx`` (int64): ``[trump, declarer, active_mask, n_active, generation]``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import highest_bit, lowest_bit, popcount
+
+CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
+CTX_SIZE = 5
+
+MAX_PLY = 34
+"""Rows of the work arrays: up to 30 plies below a root with 0-2 trick cards."""
+
+# Columns of the per-ply work array.
+W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2 = range(9)
+WORK_COLUMNS = 9
+MAX_MOVES = 10
+
+NO_TRUMP = 4
+SUIT_BITS = 255
+_SCORE_SHIFT = 6
+_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+GENERATION_MASK = (1 << 22) - 1
+KEY2_MASK = (1 << 48) - 1
+_LOWER_SHIFT = 48
+_UPPER_SHIFT = 52
+
+STAT_NODES = 0
+STAT_TT_HITS = 1
+STATS_SIZE = 4
+
+_SETUP, _NEXT, _RETURN = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def next_active(seat, active):
+    """The active seat that plays after ``seat``."""
+    s = seat + 1 if seat < 2 else 0
+    if not (active >> s) & 1:
+        s = s + 1 if s < 2 else 0
+    return s
+
+
+@njit(cache=True, inline="always")
+def beats(card, best, trump):
+    """Does ``card`` beat ``best``, the trick's current winning card?"""
+    cs = card >> 3
+    bs = best >> 3
+    if cs == bs:
+        return card > best
+    return cs == trump
+
+
+@njit(cache=True, inline="always")
+def legal_moves(hand, lead_card, trump):
+    """Cards of ``hand`` that may be played; ``lead_card`` < 0 when leading."""
+    if lead_card < 0:
+        return hand
+    follow = hand & (SUIT_BITS << ((lead_card >> 3) * 8))
+    if follow:
+        return follow
+    if trump < NO_TRUMP:
+        ruff = hand & (SUIT_BITS << (trump * 8))
+        if ruff:
+            return ruff
+    return hand
+
+
+@njit(cache=True, inline="always")
+def position_key(hands, leader, ctx, rel_tab):
+    """Transposition key of a trick start: who holds which relative rank, and who leads."""
+    rem = hands[0] | hands[1] | hands[2]
+    key1 = np.int64(0)
+    key2 = np.int64(0)
+    for s in range(4):
+        sh = 8 * s
+        r = (rem >> sh) & SUIT_BITS
+        if r == 0:
+            continue
+        base = r << 8
+        key1 |= np.int64(rel_tab[base | ((hands[0] >> sh) & SUIT_BITS)]) << sh
+        key1 |= np.int64(rel_tab[base | ((hands[1] >> sh) & SUIT_BITS)]) << (sh + 32)
+        key2 |= popcount(r) << (4 * s)
+    key2 |= leader << 16
+    key2 |= ctx[CTX_TRUMP] << 18
+    key2 |= ctx[CTX_DECLARER] << 21
+    key2 |= ctx[CTX_ACTIVE] << 23
+    key2 |= (ctx[CTX_GENERATION] & GENERATION_MASK) << 26
+    return key1, key2
+
+
+@njit(cache=True, inline="always")
+def table_slot(key1, key2, mask):
+    """Slot of a key in a table of ``mask + 1`` entries."""
+    h = (key1 ^ (key2 * 0x2545F491)) * _HASH_MULT
+    h ^= (h >> 31) & 0x1FFFFFFFF
+    h *= _HASH_MULT
+    return (h >> 20) & mask
+
+
+@njit(cache=True, inline="always")
+def quick_tricks(hands, leader, trump, active):
+    """Tricks the leader can cash at once, keeping the lead: top cards no one can ruff.
+
+    In each suit, the leader's cards above every other card still out count,
+    limited in a side suit by the length of any other player who holds trumps.
+    """
+    mine = hands[leader]
+    others = (hands[0] | hands[1] | hands[2]) & ~mine
+    total = 0
+    for s in range(4):
+        sh = 8 * s
+        h = (mine >> sh) & SUIT_BITS
+        if h == 0:
+            continue
+        o = (others >> sh) & SUIT_BITS
+        if o == 0:
+            n = popcount(h)
+        else:
+            n = popcount(h >> (highest_bit(o) + 1))
+        if n == 0:
+            continue
+        if trump < NO_TRUMP and s != trump:
+            tmask = SUIT_BITS << (8 * trump)
+            for x in range(3):
+                if x != leader and (active >> x) & 1 and hands[x] & tmask:
+                    lx = popcount((hands[x] >> sh) & SUIT_BITS)
+                    if lx < n:
+                        n = lx
+        total += n
+    return total
+
+
+@njit(cache=True, inline="always")
+def sure_trump_tricks(hands, declarer, trump, active):
+    """Tricks each side takes with trumps above all the other side's trumps.
+
+    Such a trump wins whatever trick it is played to, and every card is played
+    by the end, so the declarer's count is a sure minimum.  A defender's top
+    trumps may fall on the partner's winning trump, but each still marks a
+    distinct defence trick, so the larger of the two defenders' counts is sure.
+    Returns ``(declarer_tricks, defence_tricks)``.
+    """
+    if trump >= NO_TRUMP:
+        return 0, 0
+    sh = 8 * trump
+    mine = (hands[declarer] >> sh) & SUIT_BITS
+    defence = 0
+    best_defence = 0
+    for x in range(3):
+        if x != declarer and (active >> x) & 1:
+            d = (hands[x] >> sh) & SUIT_BITS
+            defence |= d
+    mine_top = highest_bit(mine) if mine else -1
+    theirs_top = highest_bit(defence) if defence else -1
+    for x in range(3):
+        if x != declarer and (active >> x) & 1:
+            d = (hands[x] >> sh) & SUIT_BITS
+            n = popcount(d >> (mine_top + 1))
+            if n > best_defence:
+                best_defence = n
+    return popcount(mine >> (theirs_top + 1)), best_defence
+
+
+@njit(cache=True, inline="always")
+def last_trick_winner(hands, leader, trump, active):
+    """Winner of the last trick, each active seat holding one card."""
+    best = lowest_bit(hands[leader])
+    winner = leader
+    seat = next_active(leader, active)
+    while seat != leader:
+        c = lowest_bit(hands[seat])
+        if beats(c, best, trump):
+            best = c
+            winner = seat
+        seat = next_active(seat, active)
+    return winner
+
+
+@njit(cache=True, inline="always")
+def _insert_move(moves, p, n, value):
+    """Insert ``value`` (score << 6 | card) into row ``p`` of ``moves``, kept descending."""
+    i = n
+    while i > 0 and moves[p, i - 1] < value:
+        moves[p, i] = moves[p, i - 1]
+        i -= 1
+    moves[p, i] = value
+
+
+@njit(cache=True, inline="always")
+def _representatives(legal, in_play, eq_tab):
+    """One card of each run of equal cards in ``legal``."""
+    reps = np.int64(0)
+    for s in range(4):
+        sh = 8 * s
+        lg = (legal >> sh) & SUIT_BITS
+        if lg:
+            reps |= np.int64(eq_tab[(((in_play >> sh) & SUIT_BITS) << 8) | lg]) << sh
+    return reps
+
+
+@njit(cache=True, inline="always")
+def _finish_moves(moves, p, n):
+    for i in range(n):
+        moves[p, i] &= 63
+    return n
+
+
+@njit(cache=True, inline="always")
+def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab):
+    """Leads of ``player`` at trick start ``p``: sure winners first, then low cards.
+
+    Low leads to the partner's top card are preferred, and leads into a ruff
+    by an opponent are tried late.
+    """
+    hand = hands[player]
+    reps = _representatives(hand, hands[0] | hands[1] | hands[2], eq_tab)
+    is_declarer = player == declarer
+    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else 0
+    opponents = np.int64(0)
+    partner = np.int64(0)
+    ruff_suits = 0  # suits in which an opponent holding trumps is void
+    for x in range(3):
+        if x == player or not (active >> x) & 1:
+            continue
+        hx = hands[x]
+        if is_declarer or x == declarer:
+            opponents |= hx
+            if hx & tmask:
+                for s in range(4):
+                    if s != trump and ((hx >> (8 * s)) & SUIT_BITS) == 0:
+                        ruff_suits |= 1 << s
+        else:
+            partner |= hx
+    others = opponents | partner
+    n = 0
+    while reps:
+        c = lowest_bit(reps)
+        reps &= reps - 1
+        s = c >> 3
+        rank = c & 7
+        sh = 8 * s
+        o = (others >> sh) & SUIT_BITS
+        ruffable = (ruff_suits >> s) & 1
+        if o == 0 or rank > highest_bit(o):
+            score = 5 + rank if ruffable else 40 + rank
+        else:
+            score = 20 - rank
+            pt = (partner >> sh) & SUIT_BITS
+            op = (opponents >> sh) & SUIT_BITS
+            if pt and (op == 0 or highest_bit(pt) > highest_bit(op)):
+                score += 15
+            if ruffable:
+                score -= 10
+        _insert_move(moves, p, n, (score << _SCORE_SHIFT) | c)
+        n += 1
+    return _finish_moves(moves, p, n)
+
+
+@njit(cache=True, inline="always")
+def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab):
+    """Plays of ``player`` to a trick in progress: low when the own side is winning,
+    else the cheapest card that wins (safe winners before ones a later player can
+    beat), then the lowest losers."""
+    in_play = hands[0] | hands[1] | hands[2]
+    first = p - pos
+    lead_card = work[first, W_CARD]
+    best = lead_card
+    best_seat = work[first, W_PLAYER]
+    in_play |= np.int64(1) << lead_card
+    for q in range(first + 1, p):
+        c = work[q, W_CARD]
+        in_play |= np.int64(1) << c
+        if beats(c, best, trump):
+            best = c
+            best_seat = work[q, W_PLAYER]
+    reps = _representatives(legal_moves(hands[player], lead_card, trump), in_play, eq_tab)
+    side_winning = best_seat != declarer and player != declarer
+    later = np.int64(0)  # cards of the seat still to play to this trick, if any
+    if pos + 1 < nact:
+        later = hands[next_active(player, active)]
+    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else 0
+    n = 0
+    while reps:
+        c = lowest_bit(reps)
+        reps &= reps - 1
+        s = c >> 3
+        rank = c & 7
+        wins = beats(c, best, trump)
+        if side_winning:
+            score = 14 - rank if wins else 30 - rank
+        elif wins:
+            safe = True
+            if later:
+                lw = (later >> (8 * s)) & SUIT_BITS
+                if lw:
+                    safe = highest_bit(lw) < rank
+                elif s != trump and later & tmask:
+                    safe = False
+            score = 50 - rank if safe else 28 - rank
+        else:
+            score = 12 - rank if s == trump else 20 - rank
+        _insert_move(moves, p, n, (score << _SCORE_SHIFT) | c)
+        n += 1
+    return _finish_moves(moves, p, n)
+
+
+@njit(cache=True)
+def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
+    """Zero-window test: can the declarer take at least ``target`` tricks from here?
+
+    ``root`` is the number of cards already on the current trick; rows
+    ``0..root-1`` of ``work`` hold them (``W_CARD``, ``W_PLAYER``) and row
+    ``root`` holds the seat to move (``W_PLAYER``).  ``target`` counts the
+    current trick.  ``hands`` is restored before returning.
+    """
+    trump = ctx[CTX_TRUMP]
+    declarer = ctx[CTX_DECLARER]
+    active = ctx[CTX_ACTIVE]
+    nact = ctx[CTX_N_ACTIVE]
+    tt_mask = table.shape[0] - 1
+    p = root
+    work[p, W_POS] = root
+    work[p, W_TARGET] = target
+    state = _SETUP
+    val = False
+    while True:
+        if state == _SETUP:
+            stats[STAT_NODES] += 1
+            player = work[p, W_PLAYER]
+            t = work[p, W_TARGET]
+            work[p, W_SLOT] = -1
+            if work[p, W_POS] == 0:
+                r = popcount(hands[player])
+                if t <= 0:
+                    val = True
+                    state = _RETURN
+                    continue
+                if t > r:
+                    val = False
+                    state = _RETURN
+                    continue
+                if r == 1:
+                    val = last_trick_winner(hands, player, trump, active) == declarer
+                    state = _RETURN
+                    continue
+                k1, k2 = position_key(hands, player, ctx, rel_tab)
+                slot = table_slot(k1, k2, tt_mask)
+                entry = table[slot, 1]
+                if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
+                    if ((entry >> _LOWER_SHIFT) & 15) >= t:
+                        stats[STAT_TT_HITS] += 1
+                        val = True
+                        state = _RETURN
+                        continue
+                    if ((entry >> _UPPER_SHIFT) & 15) < t:
+                        stats[STAT_TT_HITS] += 1
+                        val = False
+                        state = _RETURN
+                        continue
+                lower, defence = sure_trump_tricks(hands, declarer, trump, active)
+                q = quick_tricks(hands, player, trump, active)
+                if player == declarer:
+                    lower = max(lower, q)
+                else:
+                    defence = max(defence, q)
+                if lower >= t:
+                    val = True
+                    state = _RETURN
+                    continue
+                if r - defence < t:
+                    val = False
+                    state = _RETURN
+                    continue
+                work[p, W_SLOT] = slot
+                work[p, W_KEY1] = k1
+                work[p, W_KEY2] = k2
+            if work[p, W_POS] == 0:
+                n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab)
+            else:
+                n = follow_moves(hands, p, player, work[p, W_POS], work, moves, trump,
+                                 declarer, active, nact, eq_tab)
+            work[p, W_NMOVES] = n
+            work[p, W_IDX] = 0
+            state = _NEXT
+
+        if state == _NEXT:
+            i = work[p, W_IDX]
+            if i < work[p, W_NMOVES]:
+                work[p, W_IDX] = i + 1
+                c = moves[p, i]
+                player = work[p, W_PLAYER]
+                pos = work[p, W_POS]
+                work[p, W_CARD] = c
+                hands[player] ^= np.int64(1) << c
+                t = work[p, W_TARGET]
+                if pos + 1 == nact:
+                    first = p - pos
+                    best = work[first, W_CARD]
+                    winner = work[first, W_PLAYER]
+                    for q in range(first + 1, p + 1):
+                        if beats(work[q, W_CARD], best, trump):
+                            best = work[q, W_CARD]
+                            winner = work[q, W_PLAYER]
+                    work[p + 1, W_PLAYER] = winner
+                    work[p + 1, W_POS] = 0
+                    work[p + 1, W_TARGET] = t - 1 if winner == declarer else t
+                else:
+                    work[p + 1, W_PLAYER] = next_active(player, active)
+                    work[p + 1, W_POS] = pos + 1
+                    work[p + 1, W_TARGET] = t
+                p += 1
+                state = _SETUP
+            else:
+                # No card reached the node's goal: the declarer fails, the defence holds.
+                val = work[p, W_PLAYER] != declarer
+                state = _RETURN
+
+        if state == _RETURN:
+            slot = work[p, W_SLOT]
+            if slot >= 0:
+                k1 = work[p, W_KEY1]
+                k2 = work[p, W_KEY2]
+                entry = table[slot, 1]
+                if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
+                    lower = (entry >> _LOWER_SHIFT) & 15
+                    upper = (entry >> _UPPER_SHIFT) & 15
+                else:
+                    lower = 0
+                    upper = popcount(hands[work[p, W_PLAYER]])
+                t = work[p, W_TARGET]
+                if val:
+                    lower = max(lower, t)
+                else:
+                    upper = min(upper, t - 1)
+                table[slot, 0] = k1
+                table[slot, 1] = k2 | (lower << _LOWER_SHIFT) | (upper << _UPPER_SHIFT)
+            if p == root:
+                return val
+            p -= 1
+            player = work[p, W_PLAYER]
+            hands[player] |= np.int64(1) << work[p, W_CARD]
+            if (player == declarer) != val:
+                state = _NEXT
