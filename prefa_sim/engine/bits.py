@@ -1,7 +1,7 @@
 """Bit intrinsics for the numba kernels: population count and bit scans on int64."""
 
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 _FALSE = ir.Constant(ir.IntType(1), 0)
@@ -30,16 +30,12 @@ def lowest_bit(typingctx, x):
 
 
 @intrinsic
-def _leading_zeros(typingctx, x):
+def highest_bit(typingctx, x):
+    """Index of the highest set bit of a non-zero int64."""
     sig = types.int64(types.int64)
 
     def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], _FALSE)
+        zeros = builder.ctlz(args[0], _FALSE)
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
 
     return sig, codegen
-
-
-@njit(cache=True)
-def highest_bit(x):
-    """Index of the highest set bit of a non-zero int64."""
-    return 63 - _leading_zeros(x)

@@ -33,15 +33,28 @@ def setup_trick(trick_cards, n_trick, trick_leader, active, work):
 
 
 @njit(cache=True)
-def estimate_tricks(hands, declarer, leader, trump):
-    """A rough guess of the declarer's tricks from the declarer's high cards and trumps.
+def estimate_tricks(hands, declarer, leader, trump, active):
+    """A rough guess of the declarer's tricks out of ten, from high cards and trumps.
 
     Only the order of the zero-window tests depends on it, never the answer.
-    A least-squares fit on random deals, in hundredths of a trick.
+    Least-squares fits on random deals, in hundredths of a trick.
     """
     hand = hands[declarer]
+    lead_bonus = 52 if leader == declarer else 0
+    if popcount(active) == 2:
+        other = hands[0] | hands[1] | hands[2]
+        other &= ~hand
+        est = 482 + 40 * (leader == declarer)
+        est += 74 * (popcount(hand & 0x80808080) - popcount(other & 0x80808080))
+        est += 52 * (popcount(hand & 0x40404040) - popcount(other & 0x40404040))
+        est += 33 * (popcount(hand & 0x20202020) - popcount(other & 0x20202020))
+        est += 17 * (popcount(hand & 0x10101010) - popcount(other & 0x10101010))
+        if trump < 4:
+            tmask = np.int64(255) << (8 * trump)
+            est += 62 * (popcount(hand & tmask) - popcount(other & tmask))
+        return (est + 50) // 100
     est = -270 + 137 * popcount(hand & 0x80808080) + 61 * popcount(hand & 0x40404040)
-    est += 17 * popcount(hand & 0x20202020)
+    est += 17 * popcount(hand & 0x20202020) + lead_bonus
     if trump < 4:
         t = (hand >> (8 * trump)) & 255
         est += 84 * popcount(t) + 27 * popcount(t & 0xF0)
@@ -50,8 +63,6 @@ def estimate_tricks(hands, declarer, leader, trump):
         for s in range(4):
             longest = max(longest, popcount((hand >> (8 * s)) & 255))
         est += 48 * longest
-    if leader == declarer:
-        est += 52
     return (est + 50) // 100
 
 
@@ -85,7 +96,8 @@ def solve_position(hands, trick_cards, n_trick, trick_leader, declarer_won, ctx,
     """
     mover = setup_trick(trick_cards, n_trick, trick_leader, ctx[CTX_ACTIVE], work)
     remaining = popcount(hands[mover])
-    guess = estimate_tricks(hands, ctx[CTX_DECLARER], trick_leader, ctx[CTX_TRUMP])
+    guess = estimate_tricks(hands, ctx[CTX_DECLARER], trick_leader, ctx[CTX_TRUMP],
+                            ctx[CTX_ACTIVE])
     guess = guess * remaining // 10
     value = exact_value(hands, n_trick, 0, remaining, guess, ctx, table,
                         rel_tab, eq_tab, work, moves, stats)

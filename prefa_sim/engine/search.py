@@ -32,8 +32,8 @@ MAX_PLY = 34
 """Rows of the work arrays: up to 30 plies below a root with 0-2 trick cards."""
 
 # Columns of the per-ply work array.
-W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2 = range(9)
-WORK_COLUMNS = 9
+W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST = range(10)
+WORK_COLUMNS = 10
 MAX_MOVES = 10
 
 NO_TRUMP = 4
@@ -45,6 +45,7 @@ GENERATION_MASK = (1 << 22) - 1
 KEY2_MASK = (1 << 48) - 1
 _LOWER_SHIFT = 48
 _UPPER_SHIFT = 52
+_MOVE_SHIFT = 56  # 1 valid bit, 2 suit bits, 3 relative-rank bits of the lead that cut
 
 STAT_NODES = 0
 STAT_TT_HITS = 1
@@ -108,6 +109,26 @@ def position_key(hands, leader, ctx, rel_tab):
     key2 |= ctx[CTX_ACTIVE] << 23
     key2 |= (ctx[CTX_GENERATION] & GENERATION_MASK) << 26
     return key1, key2
+
+
+@njit(cache=True, inline="always")
+def encode_move(card, hands):
+    """A card as valid bit, suit and rank among the cards of its suit still in play."""
+    s = card >> 3
+    rem = ((hands[0] | hands[1] | hands[2]) >> (8 * s)) & SUIT_BITS
+    return 32 | (s << 3) | popcount(rem & ((1 << (card & 7)) - 1))
+
+
+@njit(cache=True, inline="always")
+def decode_move(code, hands):
+    """The card that ``encode_move`` encoded, or -1 when ``code`` holds none."""
+    if not code & 32:
+        return -1
+    s = (code >> 3) & 3
+    rem = ((hands[0] | hands[1] | hands[2]) >> (8 * s)) & SUIT_BITS
+    for _ in range(code & 7):
+        rem &= rem - 1
+    return 8 * s + lowest_bit(rem)
 
 
 @njit(cache=True, inline="always")
@@ -228,8 +249,9 @@ def _finish_moves(moves, p, n):
 
 
 @njit(cache=True, inline="always")
-def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab):
-    """Leads of ``player`` at trick start ``p``: sure winners first, then low cards.
+def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card):
+    """Leads of ``player`` at trick start ``p``: ``first_card`` (the lead that
+    decided this position before, or -1), sure winners, then low cards.
 
     Low leads to the partner's top card are preferred, and leads into a ruff
     by an opponent are tried late.
@@ -266,13 +288,15 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab):
         if o == 0 or rank > highest_bit(o):
             score = 5 + rank if ruffable else 40 + rank
         else:
-            score = 20 - rank
+            score = 20 - rank - 4 * popcount((hand >> sh) & SUIT_BITS)
             pt = (partner >> sh) & SUIT_BITS
             op = (opponents >> sh) & SUIT_BITS
             if pt and (op == 0 or highest_bit(pt) > highest_bit(op)):
                 score += 15
             if ruffable:
                 score -= 10
+        if c == first_card:
+            score = 120
         _insert_move(moves, p, n, (score << _SCORE_SHIFT) | c)
         n += 1
     return _finish_moves(moves, p, n)
@@ -326,7 +350,7 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     return _finish_moves(moves, p, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
     """Zero-window test: can the declarer take at least ``target`` tricks from here?
 
@@ -368,7 +392,9 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 k1, k2 = position_key(hands, player, ctx, rel_tab)
                 slot = table_slot(k1, k2, tt_mask)
                 entry = table[slot, 1]
+                work[p, W_FIRST] = -1
                 if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
+                    work[p, W_FIRST] = decode_move(entry >> _MOVE_SHIFT, hands)
                     if ((entry >> _LOWER_SHIFT) & 15) >= t:
                         stats[STAT_TT_HITS] += 1
                         val = True
@@ -397,7 +423,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 work[p, W_KEY1] = k1
                 work[p, W_KEY2] = k2
             if work[p, W_POS] == 0:
-                n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab)
+                n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab,
+                               work[p, W_FIRST])
             else:
                 n = follow_moves(hands, p, player, work[p, W_POS], work, moves, trump,
                                  declarer, active, nact, eq_tab)
@@ -443,19 +470,25 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 k1 = work[p, W_KEY1]
                 k2 = work[p, W_KEY2]
                 entry = table[slot, 1]
+                player = work[p, W_PLAYER]
+                move = np.int64(0)
                 if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
                     lower = (entry >> _LOWER_SHIFT) & 15
                     upper = (entry >> _UPPER_SHIFT) & 15
+                    move = (entry >> _MOVE_SHIFT) & 63
                 else:
                     lower = 0
-                    upper = popcount(hands[work[p, W_PLAYER]])
+                    upper = popcount(hands[player])
                 t = work[p, W_TARGET]
                 if val:
                     lower = max(lower, t)
                 else:
                     upper = min(upper, t - 1)
+                if val == (player == declarer):  # a cut-off: remember the card that made it
+                    move = encode_move(work[p, W_CARD], hands)
                 table[slot, 0] = k1
-                table[slot, 1] = k2 | (lower << _LOWER_SHIFT) | (upper << _UPPER_SHIFT)
+                table[slot, 1] = (k2 | (lower << _LOWER_SHIFT) | (upper << _UPPER_SHIFT)
+                                  | (move << _MOVE_SHIFT))
             if p == root:
                 return val
             p -= 1
