@@ -1,18 +1,22 @@
 """Kernels built on the zero-window search: exact values, per-card values, widow search.
 
-All take a ``Table`` worth of arrays (``tt_key``, ``tt_bound``), the lookup
-tables, and scratch arrays (``work``, ``moves``, ``stats``) created once by the
-Python front end.
+All take the transposition ``table``, the lookup tables (``rel_tab``,
+``eq_tab``) and scratch arrays (``work``, ``moves``, ``stats``) that the Python
+front end (``prefa_sim.solver.Solver``) creates once.  Hands are ``int64[3]``
+card masks; a seat out of play holds 0.
 """
 
 import numpy as np
 from numba import njit
 
-from .bits import popcount
+from .bits import lowest_bit, popcount
 from .search import (
+    CTX_N_ACTIVE,
+    beats,
     CTX_ACTIVE,
     CTX_DECLARER,
     CTX_TRUMP,
+    STAT_SEARCHES,
     W_CARD,
     W_PLAYER,
     next_active,
@@ -76,7 +80,7 @@ def exact_value(hands, n_trick, lo, hi, guess, ctx, table, rel_tab, eq_tab, work
     """
     target = min(max(guess, lo + 1), hi)
     while lo < hi:
-        stats[2] += 1
+        stats[STAT_SEARCHES] += 1
         if search(hands, n_trick, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
             lo = target
             target += 1
@@ -102,6 +106,166 @@ def solve_position(hands, trick_cards, n_trick, trick_leader, declarer_won, ctx,
     value = exact_value(hands, n_trick, 0, remaining, guess, ctx, table,
                         rel_tab, eq_tab, work, moves, stats)
     return declarer_won + value
+
+
+@njit(cache=True)
+def trick_winner(trick_cards, n, trick_leader, trump, active):
+    """Seat that wins a complete trick of ``n`` cards led by ``trick_leader``."""
+    best = trick_cards[0]
+    winner = trick_leader
+    seat = trick_leader
+    for i in range(1, n):
+        seat = next_active(seat, active)
+        if beats(trick_cards[i], best, trump):
+            best = trick_cards[i]
+            winner = seat
+    return winner
+
+
+@njit(cache=True)
+def card_values(hands, trick_cards, n_trick, trick_leader, ctx, table, rel_tab, eq_tab,
+                work, moves, stats, cards, out):
+    """For each card in ``cards`` (the mover's legal cards), the declarer's tricks
+    from the current trick on after that card is played, with best play after it."""
+    active = ctx[CTX_ACTIVE]
+    nact = ctx[CTX_N_ACTIVE]
+    mover = trick_leader
+    for _ in range(n_trick):
+        mover = next_active(mover, active)
+    after = np.zeros(3, dtype=np.int64)
+    for k in range(cards.shape[0]):
+        c = cards[k]
+        hands[mover] ^= np.int64(1) << c
+        trick_cards[n_trick] = c
+        if n_trick + 1 == nact:
+            winner = trick_winner(trick_cards, nact, trick_leader, ctx[CTX_TRUMP], active)
+            won = 1 if winner == ctx[CTX_DECLARER] else 0
+            out[k] = solve_position(hands, after, 0, winner, won, ctx, table, rel_tab,
+                                    eq_tab, work, moves, stats)
+        else:
+            out[k] = solve_position(hands, trick_cards, n_trick + 1, trick_leader, 0, ctx,
+                                    table, rel_tab, eq_tab, work, moves, stats)
+        hands[mover] ^= np.int64(1) << c
+
+
+@njit(cache=True)
+def _run_ids(hand12, in_play, cards):
+    """Run number of each card of ``cards`` (ascending): equal cards share a run."""
+    runs = np.zeros(cards.shape[0], dtype=np.int64)
+    others = in_play & ~hand12
+    run = 0
+    for i in range(1, cards.shape[0]):
+        lo = cards[i - 1]
+        hi = cards[i]
+        between = others & (((np.int64(1) << hi) - 1) & ~((np.int64(2) << lo) - 1))
+        if (lo >> 3) != (hi >> 3) or between:
+            run += 1
+        runs[i] = run
+    return runs
+
+
+@njit(cache=True)
+def widow_search(hands, hand12, leader, ctx, table, rel_tab, eq_tab, work, moves, stats,
+                 pair_reaches):
+    """Best declarer tricks over all discards of two cards from ``hand12``.
+
+    ``hands[declarer]`` is overwritten with each 10-card hand tried and
+    restored to 0 at the end.  ``pair_reaches[k]`` is set to 1 for every
+    discard pair that reaches the best, pairs numbered ``(i, j), i < j`` in
+    order over the 12 cards in ascending card order.  Returns the best.
+
+    Discards differing only by equal cards form one class and are searched
+    once.  Classes are tried from the most promising (by estimate); the first
+    is solved exactly, every other one is first asked only "does it reach the
+    best so far?" by one zero-window test, and solved upward only when it does.
+    """
+    declarer = ctx[CTX_DECLARER]
+    active = ctx[CTX_ACTIVE]
+    cards = np.zeros(12, dtype=np.int64)
+    m = hand12
+    for i in range(12):
+        cards[i] = lowest_bit(m)
+        m &= m - 1
+    in_play = hand12
+    for s in range(3):
+        if s != declarer:
+            in_play |= hands[s]
+    runs = _run_ids(hand12, in_play, cards)
+    # Classes of discard pairs: the pair of runs they take their cards from.
+    pair_class = np.zeros(66, dtype=np.int64)
+    class_of_runs = np.full(144, -1, dtype=np.int64)
+    class_pair = np.zeros(66, dtype=np.int64)
+    n_classes = 0
+    k = 0
+    for i in range(12):
+        for j in range(i + 1, 12):
+            key = runs[i] * 12 + runs[j]
+            if class_of_runs[key] < 0:
+                class_of_runs[key] = n_classes
+                class_pair[n_classes] = k
+                n_classes += 1
+            pair_class[k] = class_of_runs[key]
+            k += 1
+    pair_i = np.zeros(66, dtype=np.int64)
+    pair_j = np.zeros(66, dtype=np.int64)
+    k = 0
+    for i in range(12):
+        for j in range(i + 1, 12):
+            pair_i[k] = i
+            pair_j[k] = j
+            k += 1
+    # Order the classes by estimated tricks, most promising first.
+    order = np.zeros(n_classes, dtype=np.int64)
+    score = np.zeros(n_classes, dtype=np.int64)
+    for c in range(n_classes):
+        kp = class_pair[c]
+        hands[declarer] = hand12 & ~(np.int64(1) << cards[pair_i[kp]]) & ~(
+            np.int64(1) << cards[pair_j[kp]])
+        score[c] = discard_score(hands, declarer, leader, ctx[CTX_TRUMP], active)
+        i = c
+        while i > 0 and score[order[i - 1]] < score[c]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = c
+    reaches = np.zeros(n_classes, dtype=np.int64)
+    best = -1
+    tricks = popcount(hand12) - 2
+    for n in range(n_classes):
+        c = order[n]
+        kp = class_pair[c]
+        hands[declarer] = hand12 & ~(np.int64(1) << cards[pair_i[kp]]) & ~(
+            np.int64(1) << cards[pair_j[kp]])
+        setup_trick(cards, 0, leader, active, work)
+        if best < 0:
+            guess = estimate_tricks(hands, declarer, leader, ctx[CTX_TRUMP], active)
+            best = exact_value(hands, 0, 0, tricks, guess, ctx, table, rel_tab, eq_tab,
+                               work, moves, stats)
+            reaches[c] = 1
+            continue
+        if best > 0 and not search(hands, 0, best, ctx, table, rel_tab, eq_tab, work, moves,
+                                   stats):
+            continue
+        if best < tricks and search(hands, 0, best + 1, ctx, table, rel_tab, eq_tab, work,
+                                    moves, stats):
+            best = exact_value(hands, 0, best + 1, tricks, best + 2, ctx, table, rel_tab,
+                               eq_tab, work, moves, stats)
+            reaches[:] = 0
+        reaches[c] = 1
+    hands[declarer] = 0
+    for kp in range(66):
+        pair_reaches[kp] = reaches[pair_class[kp]]
+    return best
+
+
+@njit(cache=True)
+def discard_score(hands, declarer, leader, trump, active):
+    """Ordering score of a 10-card declarer hand: estimated tricks, then voids."""
+    hand = hands[declarer]
+    voids = 0
+    for s in range(4):
+        if s != trump and ((hand >> (8 * s)) & 255) == 0:
+            voids += 1
+    return 16 * estimate_tricks(hands, declarer, leader, trump, active) + voids
 
 
 @njit(cache=True)

@@ -49,6 +49,7 @@ _MOVE_SHIFT = 56  # 1 valid bit, 2 suit bits, 3 relative-rank bits of the lead t
 
 STAT_NODES = 0
 STAT_TT_HITS = 1
+STAT_SEARCHES = 2
 STATS_SIZE = 4
 
 _SETUP, _NEXT, _RETURN = 0, 1, 2

@@ -1,0 +1,16 @@
+"""The ``prefa`` command line: thin Click commands over the prefa_sim library."""
+
+import click
+
+from prefa_sim import __version__
+
+from .solve import solve
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="prefa")
+def main() -> None:
+    """prefa-sim: double-dummy analysis and simulation for Greek prefa."""
+
+
+main.add_command(solve)

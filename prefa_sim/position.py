@@ -1,0 +1,147 @@
+"""A double-dummy position: the hands still to be played, the strain, and the current trick."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import (
+    NUM_CARDS,
+    SUIT_MASKS,
+    Bitboard,
+    CardCountError,
+    DuplicateCardError,
+    Strain,
+    card_suit,
+    format_card,
+    format_hand,
+    popcount,
+)
+from .tricks import legal_cards_mask, trick_seats, trick_winner
+
+
+class PositionError(ValueError):
+    """A position that cannot arise in play."""
+
+
+SEATS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Hands (card masks by seat), the strain, and who plays.
+
+    ``leader`` is the seat that led (or leads) the current trick and
+    ``trick`` the cards already played to it, in play order.  Seats not in
+    ``active`` (a defender who passed) are out of play; their hands are ignored.
+    """
+
+    hands: tuple[Bitboard, Bitboard, Bitboard]
+    trump: Strain
+    leader: int
+    declarer: int
+    active: tuple[int, ...] = SEATS
+    trick: tuple[int, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "trump", Strain(self.trump))
+        object.__setattr__(self, "active", tuple(sorted(set(self.active))))
+        object.__setattr__(self, "hands", tuple(int(h) for h in self.hands))
+        object.__setattr__(self, "trick", tuple(int(c) for c in self.trick))
+        self._validate()
+
+    # -- derived facts -------------------------------------------------------------
+    @property
+    def play_order(self) -> list[int]:
+        """Active seats in the order they play to the current trick."""
+        return trick_seats(self.leader, self.active)
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+        return self.play_order[len(self.trick)]
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be completed, the current one included."""
+        return popcount(self.hands[self.to_move])
+
+    @property
+    def active_mask(self) -> int:
+        """Bit ``s`` set for each active seat ``s``."""
+        return sum(1 << s for s in self.active)
+
+    def hand(self, seat: int) -> Bitboard:
+        """The cards ``seat`` still holds (0 for a seat out of play)."""
+        return self.hands[seat] if seat in self.active else 0
+
+    def legal_cards(self) -> Bitboard:
+        """The cards the player to move may play, as a mask."""
+        lead = self.trick[0] if self.trick else None
+        return legal_cards_mask(self.hand(self.to_move), lead, self.trump)
+
+    def play(self, card: int) -> tuple[Position, int | None]:
+        """The position after the player to move plays ``card``, and the trick's
+        winner if the card completed it (else None)."""
+        seat = self.to_move
+        if not (self.legal_cards() >> card) & 1:
+            raise PositionError(f"{format_card(card)} is not a legal card for seat {seat}")
+        hands = list(self.hands)
+        hands[seat] &= ~(1 << card)
+        trick = (*self.trick, card)
+        if len(trick) < len(self.active):
+            return Position(tuple(hands), self.trump, self.leader, self.declarer,
+                            self.active, trick), None
+        winner = trick_winner(trick, self.leader, self.trump, self.active)
+        return Position(tuple(hands), self.trump, winner, self.declarer, self.active), winner
+
+    # -- validation ----------------------------------------------------------------
+    def _validate(self) -> None:
+        if len(self.hands) != 3:
+            raise PositionError(f"a position has three hands, got {len(self.hands)}")
+        if any(s not in SEATS for s in self.active) or len(self.active) not in (2, 3):
+            raise PositionError(f"active seats must be two or three of 0, 1, 2, got {self.active}")
+        for name, seat in (("declarer", self.declarer), ("leader", self.leader)):
+            if seat not in self.active:
+                raise PositionError(f"{name} seat {seat} is not an active seat {self.active}")
+        for seat in SEATS:
+            if not 0 <= self.hands[seat] < 1 << NUM_CARDS:
+                raise PositionError(f"hand of seat {seat} is not a 32-bit card mask")
+        seen = 0
+        for seat in self.active:
+            if seen & self.hands[seat]:
+                dup = (seen & self.hands[seat]).bit_length() - 1
+                raise DuplicateCardError(f"card {format_card(dup)} is in two hands")
+            seen |= self.hands[seat]
+        if len(self.trick) >= len(self.active):
+            raise PositionError(f"a trick in progress has fewer than {len(self.active)} cards")
+        for card in self.trick:
+            if not 0 <= card < NUM_CARDS:
+                raise PositionError(f"card index {card} is outside 0..31")
+            if seen >> card & 1:
+                raise DuplicateCardError(f"card {format_card(card)} is both on the trick and in a hand")
+            seen |= 1 << card
+        order = self.play_order
+        n = popcount(self.hands[order[len(self.trick)]])
+        for i, seat in enumerate(order):
+            want = n - 1 if i < len(self.trick) else n
+            have = popcount(self.hands[seat])
+            if have != want:
+                raise CardCountError(
+                    f"seat {seat} holds {have} cards ({format_hand(self.hands[seat])}), "
+                    f"expected {want}"
+                )
+        if n > 10:
+            raise CardCountError(f"the player to move holds {n} cards, expected at most 10")
+        if self.trick:
+            lead_suit = card_suit(self.trick[0])
+            for seat, card in zip(order[1:], self.trick[1:], strict=False):
+                hand = self.hands[seat]
+                if card_suit(card) != lead_suit and hand & SUIT_MASKS[lead_suit]:
+                    raise PositionError(
+                        f"seat {seat} played {format_card(card)} but still holds the suit led"
+                    )
+                if (card_suit(card) not in (lead_suit, self.trump) and self.trump != Strain.NT
+                        and hand & SUIT_MASKS[self.trump]):
+                    raise PositionError(
+                        f"seat {seat} discarded {format_card(card)} but still holds a trump"
+                    )

@@ -1,0 +1,80 @@
+"""Plain-text reports of deals and solver results, for people at a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import SUIT_LETTERS, Bitboard, Strain, format_card, format_hand
+from .position import Position
+from .solver import WidowResult
+
+STRAIN_NAMES = {
+    Strain.S: "spades",
+    Strain.C: "clubs",
+    Strain.D: "diamonds",
+    Strain.H: "hearts",
+    Strain.NT: "no trumps",
+}
+
+
+def hand_text(mask: Bitboard) -> str:
+    """A hand as ``S AKQ  C -  D J7  H AT98``."""
+    groups = format_hand(mask).split(".")
+    return "  ".join(f"{letter} {g:<8}" for letter, g in zip(SUIT_LETTERS, groups, strict=True))
+
+
+def seats_text(hands: Sequence[Bitboard], declarer: int, active: Sequence[int],
+               widow: Bitboard | None = None) -> str:
+    """One line per seat (and the widow), marking the declarer and seats out of play."""
+    lines = []
+    for seat in range(3):
+        role = "declarer" if seat == declarer else "defender"
+        if seat not in active:
+            lines.append(f"seat {seat}  {'passed':<9} {hand_text(hands[seat])}".rstrip())
+        else:
+            lines.append(f"seat {seat}  {role:<9} {hand_text(hands[seat])}".rstrip())
+    if widow is not None:
+        lines.append(f"widow   {'':<9} {hand_text(widow)}".rstrip())
+    return "\n".join(lines)
+
+
+def position_header(position: Position) -> str:
+    """Who plays what: strain, leader, active seats and the trick on the table."""
+    text = (f"trump: {STRAIN_NAMES[position.trump]}, seat {position.leader} leads, "
+            f"seats {' '.join(map(str, position.active))} play")
+    if position.trick:
+        text += ", on the table: " + " ".join(format_card(c) for c in position.trick)
+    return text
+
+
+def card_values_text(values: dict[int, int], seat: int) -> str:
+    """The per-card table: declarer's tricks after each legal card of ``seat``."""
+    rows = [f"seat {seat} to play   card  declarer tricks"]
+    for card in sorted(values, key=lambda c: (c >> 3, -(c & 7))):
+        rows.append(f"{'':<17}{format_card(card):<6}{values[card]}")
+    return "\n".join(rows)
+
+
+def play_line_text(position: Position, line: Sequence[tuple[int, int]]) -> str:
+    """The play line trick by trick: ``trick 1: 0 AS  1 7S  2 8S  -> seat 0``."""
+    rows = []
+    trick_no = 10 - position.tricks_left + 1
+    current: list[str] = [f"{s} {format_card(c)}" for s, c in
+                          zip(position.play_order, position.trick, strict=False)]
+    pos = position
+    for seat, card in line:
+        current.append(f"{seat} {format_card(card)}")
+        pos, winner = pos.play(card)
+        if winner is not None:
+            rows.append(f"trick {trick_no:>2}: {'  '.join(current):<22} -> seat {winner}")
+            current = []
+            trick_no += 1
+    return "\n".join(rows)
+
+
+def widow_table_text(table: dict[Strain, WidowResult]) -> str:
+    """Best tricks and best discards per strain."""
+    rows = ["strain  tricks  best discards"]
+    for strain, result in table.items():
+        rows.append(f"{strain.name:<8}{result.best_tricks:<8}{', '.join(result.discard_names())}")
+    return "\n".join(rows)

@@ -1,0 +1,173 @@
+"""The double-dummy solver: exact tricks, per-card values, play lines and the widow.
+
+The declarer maximises their own tricks; the active defenders together
+minimise them.  ``Solver`` owns a transposition table and scratch arrays and
+calls the numba kernels of ``prefa_sim.engine``.  Table entries are keyed by
+relative ranks together with the strain, declarer and active seats, so they
+stay valid across positions and deals: one solver can serve a whole batch.
+A solver is not thread-safe; use one per thread or process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import Bitboard, CardCountError, DuplicateCardError, Strain, format_card, iter_cards
+from .contracts import LADDER, Contract, best_contract
+from .engine import driver
+from .engine.search import (
+    CTX_SIZE,
+    GENERATION_MASK,
+    MAX_MOVES,
+    MAX_PLY,
+    STATS_SIZE,
+    WORK_COLUMNS,
+)
+from .engine.tables import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
+from .position import Position, PositionError
+
+DEFAULT_TABLE_BITS = 20
+
+
+@dataclass(frozen=True)
+class WidowResult:
+    """The best tricks over all 66 discards, and every discard that reaches them."""
+
+    strain: Strain
+    best_tricks: int
+    best_discards: tuple[tuple[int, int], ...]
+
+    def discard_names(self) -> list[str]:
+        """The best discards as ``"C1 C2"`` strings."""
+        return [f"{format_card(a)} {format_card(b)}" for a, b in self.best_discards]
+
+
+class Solver:
+    """Double-dummy solver with its own transposition table of ``2**table_bits`` entries."""
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        if not 10 <= table_bits <= 28:
+            raise ValueError("table_bits must be between 10 and 28")
+        self.table = np.zeros((1 << table_bits, 2), dtype=np.int64)
+        self._work = np.zeros((MAX_PLY, WORK_COLUMNS), dtype=np.int64)
+        self._moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self._generation = 1
+
+    # -- table management ----------------------------------------------------------
+    def clear(self) -> None:
+        """Forget every stored result (cheaply: entries of older generations never match)."""
+        self._generation += 1
+        if self._generation > GENERATION_MASK:
+            self.table[:] = 0
+            self._generation = 1
+
+    def _context(self, trump: int, declarer: int, active_mask: int) -> np.ndarray:
+        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        ctx[:] = (int(trump), declarer, active_mask, bin(active_mask).count("1"), self._generation)
+        return ctx
+
+    def _kernel_args(self):
+        return (self.table, RELATIVE_RANKS, EQUAL_CARD_REPRESENTATIVES, self._work, self._moves,
+                self.stats)
+
+    @staticmethod
+    def _hands_array(position: Position) -> np.ndarray:
+        return np.array([position.hand(s) for s in range(3)], dtype=np.int64)
+
+    @staticmethod
+    def _trick_array(position: Position) -> np.ndarray:
+        trick = np.zeros(3, dtype=np.int64)
+        trick[: len(position.trick)] = position.trick
+        return trick
+
+    # -- solving -------------------------------------------------------------------
+    def solve(self, position: Position) -> int:
+        """The declarer's tricks from here on with best play, the current trick included."""
+        ctx = self._context(position.trump, position.declarer, position.active_mask)
+        return int(driver.solve_position(
+            self._hands_array(position), self._trick_array(position), len(position.trick),
+            position.leader, 0, ctx, *self._kernel_args()))
+
+    def card_values(self, position: Position) -> dict[int, int]:
+        """For each legal card of the player to move, the declarer's tricks (current
+        trick included) after playing it, with best play afterwards."""
+        cards = np.array(list(iter_cards(position.legal_cards())), dtype=np.int64)
+        out = np.zeros(len(cards), dtype=np.int64)
+        ctx = self._context(position.trump, position.declarer, position.active_mask)
+        driver.card_values(self._hands_array(position), self._trick_array(position),
+                           len(position.trick), position.leader, ctx, *self._kernel_args(),
+                           cards, out)
+        return {int(c): int(v) for c, v in zip(cards, out, strict=True)}
+
+    def play_line(self, position: Position) -> list[tuple[int, int]]:
+        """An optimal line of play to the end: ``(seat, card)`` pairs.
+
+        Each player picks a card that is best for their side; among equally good
+        cards, the lowest.
+        """
+        line = []
+        while True:
+            values = self.card_values(position)
+            seat = position.to_move
+            target = max(values.values()) if seat == position.declarer else min(values.values())
+            card = min(c for c, v in values.items() if v == target)
+            line.append((seat, card))
+            position, _ = position.play(card)
+            if position.tricks_left == 0:
+                return line
+
+    # -- the widow -----------------------------------------------------------------
+    def solve_widow(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
+                    widow: Bitboard, trump: Strain, leader: int, declarer: int,
+                    active: tuple[int, ...] = (0, 1, 2)) -> WidowResult:
+        """Best declarer tricks in ``trump`` after taking the widow and discarding two cards.
+
+        ``hands[declarer]`` holds the declarer's 10 cards before the widow.
+        """
+        hand12 = _widow_hand(hands, widow, declarer, active)
+        work_hands = np.array([hands[s] if s in active and s != declarer else 0 for s in range(3)],
+                              dtype=np.int64)
+        # The position is checked as if the declarer held 10 of the 12 cards.
+        Position(tuple(int(h) if s != declarer else int(hands[declarer]) for s, h in
+                       enumerate(work_hands)), trump, leader, declarer, active)
+        ctx = self._context(trump, declarer, sum(1 << s for s in active))
+        reaches = np.zeros(66, dtype=np.int64)
+        best = driver.widow_search(work_hands, hand12, leader, ctx, *self._kernel_args(), reaches)
+        cards = list(iter_cards(hand12))
+        pairs = [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
+        discards = tuple(p for p, r in zip(pairs, reaches, strict=True) if r)
+        return WidowResult(Strain(trump), int(best), discards)
+
+    def widow_table(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
+                    widow: Bitboard, leader: int, declarer: int,
+                    active: tuple[int, ...] = (0, 1, 2)) -> dict[Strain, WidowResult]:
+        """``solve_widow`` for all five strains."""
+        return {s: self.solve_widow(hands, widow, s, leader, declarer, active) for s in Strain}
+
+
+def recommended_contract(table: dict[Strain, WidowResult],
+                         minimum: Contract = LADDER[0]) -> Contract | None:
+    """The most valuable contract the widow table shows the declarer can make."""
+    return best_contract({s: r.best_tricks for s, r in table.items()}, minimum)
+
+
+def _widow_hand(hands, widow: Bitboard, declarer: int, active: tuple[int, ...]) -> Bitboard:
+    hand = int(hands[declarer])
+    if bin(hand).count("1") != 10:
+        raise CardCountError(f"the declarer holds {bin(hand).count('1')} cards before the widow, "
+                             "expected 10")
+    if bin(int(widow)).count("1") != 2:
+        raise CardCountError(f"the widow holds {bin(int(widow)).count('1')} cards, expected 2")
+    others = 0
+    for s in active:
+        if s != declarer:
+            others |= int(hands[s])
+    both = (hand | others) & int(widow)
+    if both:
+        raise DuplicateCardError(f"widow card {format_card(both.bit_length() - 1)} is also in a hand")
+    if declarer not in active:
+        raise PositionError(f"declarer seat {declarer} is not an active seat")
+    return hand | int(widow)
