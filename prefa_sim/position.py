@@ -122,6 +122,10 @@ class Position:
             seen |= 1 << card
         order = self.play_order
         n = popcount(self.hands[order[len(self.trick)]])
+        sizes = [popcount(self.hands[s]) for s in order]
+        if not self.trick and len(set(sizes)) > 1:
+            counts = ", ".join(f"seat {s} holds {k}" for s, k in zip(order, sizes, strict=True))
+            raise CardCountError(f"at the start of a trick every hand holds as many cards: {counts}")
         for i, seat in enumerate(order):
             want = n - 1 if i < len(self.trick) else n
             have = popcount(self.hands[seat])

@@ -28,7 +28,7 @@ from .engine.search import (
 from .engine.tables import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .position import Position, PositionError
 
-DEFAULT_TABLE_BITS = 20
+DEFAULT_TABLE_BITS = 16
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,25 @@ class Solver:
         return int(driver.solve_position(
             self._hands_array(position), self._trick_array(position), len(position.trick),
             position.leader, 0, ctx, *self._kernel_args()))
+
+    def solve_deals(self, deals: np.ndarray, *, fresh_table: bool = False) -> np.ndarray:
+        """Solve many positions at a trick start in one kernel call.
+
+        ``deals`` is an int64 array with rows ``[h0, h1, h2, trump, leader,
+        declarer, active_mask]``.  The rows are not checked: build them from
+        checked positions.  ``fresh_table`` gives each deal an empty table, as a
+        solver that clears its table per deal would have.
+        """
+        deals = np.ascontiguousarray(deals, dtype=np.int64)
+        out = np.zeros(len(deals), dtype=np.int64)
+        if self._generation + len(deals) > GENERATION_MASK:
+            self.table[:] = 0
+            self._generation = 1
+        ctx = self._context(0, 0, 7)
+        driver.solve_many(deals, ctx, *self._kernel_args(), out, fresh_table)
+        if fresh_table:
+            self._generation += len(deals)
+        return out
 
     def card_values(self, position: Position) -> dict[int, int]:
         """For each legal card of the player to move, the declarer's tricks (current

@@ -11,7 +11,9 @@ from numba import njit
 
 from .bits import lowest_bit, popcount
 from .search import (
+    CTX_GENERATION,
     CTX_N_ACTIVE,
+    GENERATION_MASK,
     beats,
     CTX_ACTIVE,
     CTX_DECLARER,
@@ -269,20 +271,25 @@ def discard_score(hands, declarer, leader, trump, active):
 
 
 @njit(cache=True)
-def solve_many(deals, ctx_rows, table, rel_tab, eq_tab, work, moves, stats, out,
-               fresh_table):
-    """Solve full deals at a trick start: ``deals[i] = [h0, h1, h2, leader]``.
+def solve_many(deals, ctx, table, rel_tab, eq_tab, work, moves, stats, out, fresh_table):
+    """Solve positions at a trick start: ``deals[i] = [h0, h1, h2, trump, leader, declarer,
+    active_mask]``, hands of seats out of play ignored.
 
-    ``ctx_rows[i]`` is each deal's context; with ``fresh_table`` the table's
-    generation moves on per deal, so no deal profits from another's entries.
+    ``ctx`` carries the starting generation; with ``fresh_table`` every deal
+    gets a generation of its own, so no deal profits from another's entries.
     """
     trick = np.zeros(3, dtype=np.int64)
     hands = np.zeros(3, dtype=np.int64)
+    row = ctx.copy()
     for i in range(deals.shape[0]):
-        ctx = ctx_rows[i]
+        active = deals[i, 6]
         for s in range(3):
-            hands[s] = deals[i, s] if (ctx[CTX_ACTIVE] >> s) & 1 else 0
+            hands[s] = deals[i, s] if (active >> s) & 1 else 0
+        row[CTX_TRUMP] = deals[i, 3]
+        row[CTX_DECLARER] = deals[i, 5]
+        row[CTX_ACTIVE] = active
+        row[CTX_N_ACTIVE] = popcount(active)
         if fresh_table:
-            ctx[4] = ctx[4] + i
-        out[i] = solve_position(hands, trick, 0, deals[i, 3], 0, ctx, table,
-                                rel_tab, eq_tab, work, moves, stats)
+            row[CTX_GENERATION] = (ctx[CTX_GENERATION] + i) & GENERATION_MASK
+        out[i] = solve_position(hands, trick, 0, deals[i, 4], 0, row, table, rel_tab, eq_tab,
+                                work, moves, stats)

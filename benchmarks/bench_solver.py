@@ -1,0 +1,165 @@
+"""Solver throughput on fixed-seed random deals, one core, JIT compile time excluded.
+
+    python benchmarks/bench_solver.py [--deals 3000] [--cells 100] [--seed 1] [--refdd PATH]
+
+Three workloads:
+
+* full 3-hand deals: random trump, leader and declarer;
+* 2-hand deals: a random defender out of play, random trump, leader and declarer;
+* widow cells: one declarer and one strain, best discard over the 12 cards
+  (3 hands, random trump, leader and declarer).
+
+The table is cleared before every deal and every cell, so no deal profits from
+another; "kept" repeats the 3-hand run with one table for the whole batch.
+
+With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the same deals are
+also solved by it in the same run, the widow cells as all 66 discards each,
+its answers are checked against ours, and the speed ratios are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from itertools import combinations
+
+import numpy as np
+
+from prefa_sim.cards import iter_cards
+from prefa_sim.solver import Solver
+
+
+def make_deals(rng: np.random.Generator, n: int, two_hands: bool) -> np.ndarray:
+    """Rows ``[h0, h1, h2, trump, leader, declarer, active]`` of random deals."""
+    rows = np.zeros((n, 7), dtype=np.int64)
+    for i in range(n):
+        deck = rng.permutation(32)
+        for s in range(3):
+            rows[i, s] = sum(1 << int(c) for c in deck[10 * s:10 * s + 10])
+        rows[i, 3] = rng.integers(5)
+        if two_hands:
+            out = int(rng.integers(3))
+            seats = [s for s in range(3) if s != out]
+            rows[i, 6] = sum(1 << s for s in seats)
+            rows[i, 4] = seats[rng.integers(2)]
+            rows[i, 5] = seats[rng.integers(2)]
+        else:
+            rows[i, 6] = 7
+            rows[i, 4] = rng.integers(3)
+            rows[i, 5] = rng.integers(3)
+    return rows
+
+
+def make_cells(rng: np.random.Generator, n: int) -> list[tuple[list[int], int, int, int, int]]:
+    """Widow cells: (hands, widow, trump, leader, declarer)."""
+    cells = []
+    for _ in range(n):
+        deck = rng.permutation(32)
+        hands = [sum(1 << int(c) for c in deck[10 * s:10 * s + 10]) for s in range(3)]
+        widow = (1 << int(deck[30])) | (1 << int(deck[31]))
+        cells.append((hands, widow, int(rng.integers(5)), int(rng.integers(3)),
+                      int(rng.integers(3))))
+    return cells
+
+
+def refdd_lines(deals: np.ndarray) -> str:
+    return "".join(f"{r[0]:x} {r[1]:x} {r[2]:x} {r[3]} {r[4]} {r[5]} {r[6]}\n" for r in deals)
+
+
+def run_refdd(path: str, text: str) -> tuple[np.ndarray, float]:
+    """Answers and seconds of the yardstick on ``text`` (its own timing, I/O excluded)."""
+    with tempfile.TemporaryFile("w+") as f:
+        f.write(text)
+        f.seek(0)
+        done = subprocess.run([path, "-t"], stdin=f, capture_output=True, text=True, check=True)
+    seconds = float(done.stderr.split(" solves in ")[1].split(" s")[0])
+    return np.array(done.stdout.split(), dtype=np.int64), seconds
+
+
+def time_deals(solver: Solver, deals: np.ndarray, fresh: bool) -> tuple[np.ndarray, float]:
+    start = time.perf_counter()
+    out = solver.solve_deals(deals, fresh_table=fresh)
+    return out, time.perf_counter() - start
+
+
+def time_cells(solver: Solver, cells) -> tuple[list[int], float]:
+    results = []
+    start = time.perf_counter()
+    for hands, widow, trump, leader, declarer in cells:
+        solver.clear()
+        results.append(solver.solve_widow(hands, widow, trump, leader, declarer).best_tricks)
+    return results, time.perf_counter() - start
+
+
+def cells_as_discards(cells) -> tuple[str, list[int]]:
+    """All 66 discards of every cell as yardstick input lines, and the cell of each line."""
+    lines, owner = [], []
+    for k, (hands, widow, trump, leader, declarer) in enumerate(cells):
+        hand12 = hands[declarer] | widow
+        for a, b in combinations(iter_cards(hand12), 2):
+            h = list(hands)
+            h[declarer] = hand12 & ~(1 << a) & ~(1 << b)
+            lines.append(f"{h[0]:x} {h[1]:x} {h[2]:x} {trump} {leader} {declarer} 7\n")
+            owner.append(k)
+    return "".join(lines), owner
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=3000)
+    parser.add_argument("--cells", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--refdd", help="path of a compiled refdd yardstick")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    three = make_deals(rng, args.deals, two_hands=False)
+    two = make_deals(rng, args.deals, two_hands=True)
+    cells = make_cells(rng, args.cells)
+
+    solver = Solver()
+    solver.solve_deals(three[:20], fresh_table=True)  # compile the kernels first
+    solver.solve_deals(two[:20], fresh_table=True)
+    time_cells(solver, cells[:2])
+
+    print(f"prefa-sim solver benchmark, seed {args.seed}, one core, JIT compile excluded")
+    print(f"{'workload':<34}{'count':>7}{'solves/s':>11}{'ms/solve':>10}{'refdd ms':>10}"
+          f"{'ratio':>8}")
+    rows = []
+    ours3, t3 = time_deals(solver, three, fresh=True)
+    _, t3k = time_deals(Solver(), three, fresh=False)
+    ours2, t2 = time_deals(solver, two, fresh=True)
+    cell_best, tc = time_cells(solver, cells)
+    rows.append(("3 hands, table cleared per deal", len(three), t3, ours3, three))
+    rows.append(("3 hands, one table for the batch", len(three), t3k, None, None))
+    rows.append(("2 hands, table cleared per deal", len(two), t2, ours2, two))
+    rows.append(("widow cell (66 discards)", len(cells), tc, cell_best, None))
+    status = 0
+    for name, count, seconds, answers, deals in rows:
+        ref_ms = ""
+        ratio = ""
+        if args.refdd and answers is not None:
+            if deals is not None:
+                ref, ref_s = run_refdd(args.refdd, refdd_lines(deals))
+                mismatches = int(np.sum(ref != answers))
+            else:
+                text, owner = cells_as_discards(cells)
+                ref, ref_s = run_refdd(args.refdd, text)
+                best = [-1] * len(cells)
+                for k, v in zip(owner, ref, strict=True):
+                    best[k] = max(best[k], int(v))
+                mismatches = sum(a != b for a, b in zip(best, answers, strict=True))
+            if mismatches:
+                print(f"  {name}: {mismatches} answers differ from refdd", file=sys.stderr)
+                status = 1
+            ref_ms = f"{1000 * ref_s / count:.3f}"
+            ratio = f"{ref_s / seconds:.1f}x"
+        print(f"{name:<34}{count:>7}{count / seconds:>11.0f}{1000 * seconds / count:>10.3f}"
+              f"{ref_ms:>10}{ratio:>8}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""A plain exhaustive minimax for checking the solver: no pruning, no tables, no shortcuts."""
+
+from __future__ import annotations
+
+from prefa_sim.cards import iter_cards
+from prefa_sim.tricks import legal_cards_mask, next_seat, trick_winner
+
+
+def minimax(hands: list[int], trump: int, leader: int, declarer: int, active: tuple[int, ...],
+            trick: tuple[int, ...] = ()) -> int:
+    """The declarer's tricks from here (current trick included) under perfect play."""
+    seats = sorted(active)
+    if len(trick) == len(seats):
+        winner = trick_winner(trick, leader, trump, seats)
+        won = 1 if winner == declarer else 0
+        return won + minimax(hands, trump, winner, declarer, active, ())
+    seat = leader
+    for _ in trick:
+        seat = next_seat(seat, seats)
+    if not hands[seat]:
+        return 0
+    lead = trick[0] if trick else None
+    results = []
+    for card in iter_cards(legal_cards_mask(hands[seat], lead, trump)):
+        hands[seat] ^= 1 << card
+        results.append(minimax(hands, trump, leader, declarer, active, (*trick, card)))
+        hands[seat] ^= 1 << card
+    return max(results) if seat == declarer else min(results)

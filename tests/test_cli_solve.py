@@ -1,0 +1,141 @@
+"""`prefa solve` for one deal and in batch: answers, errors and exit codes."""
+
+import json
+import random
+
+from click.testing import CliRunner
+
+from prefa_sim.cards import Strain, format_cards, format_hand
+from prefa_sim.cli import main
+from prefa_sim.position import Position
+
+from .helpers import random_deal
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def deal_args(hands, widow=None):
+    parts = [format_hand(h) for h in hands]
+    if widow is not None:
+        parts.append(format_hand(widow))
+    return " ".join(parts)
+
+
+def test_solve_one_deal_text_and_json(solver):
+    hands, _ = random_deal(random.Random(1))
+    pos = Position(tuple(hands), Strain.H, 1, 2)
+    expected = solver.solve(pos)
+    values = solver.card_values(pos)
+    result = run("solve", deal_args(hands), "-t", "H", "-d", "2", "-l", "1")
+    assert result.exit_code == 0, result.output
+    assert f"declarer takes {expected} of 10 tricks" in result.output
+    result = run("solve", deal_args(hands), "-t", "H", "-d", "2", "-l", "1", "--json", "--line")
+    out = json.loads(result.output)
+    (item,) = out["results"]
+    assert item["declarer_tricks"] == expected
+    assert item["to_move"] == 1
+    assert item["cards"] == {format_cards(1 << c)[0]: v for c, v in values.items()}
+    line = item["line"]
+    assert len(line) == 30 and line[0][0] == 1
+
+
+def test_solve_all_strains_two_hands(solver):
+    hands, _ = random_deal(random.Random(2))
+    result = run("solve", deal_args([hands[0], 0, hands[2]]), "-a", "0,2", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    got = {r["trump"]: r["declarer_tricks"] for r in out["results"]}
+    for strain in Strain:
+        pos = Position((hands[0], 0, hands[2]), strain, 0, 0, (0, 2))
+        assert got[strain.name] == solver.solve(pos)
+
+
+def test_solve_with_widow_names_discards_and_contract(solver):
+    hands, widow = random_deal(random.Random(3))
+    result = run("solve", deal_args(hands, widow), "-d", "1", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    for strain in Strain:
+        res = solver.solve_widow(hands, widow, strain, 0, 1)
+        assert out["strains"][strain.name]["best_tricks"] == res.best_tricks
+        assert out["strains"][strain.name]["best_discards"] == res.discard_names()
+    text = run("solve", deal_args(hands, widow), "-d", "1").output
+    assert "best discards" in text
+
+
+def test_solve_mid_trick_position(solver):
+    hands, _ = random_deal(random.Random(4))
+    pos = Position(tuple(hands), Strain.S, 0, 0)
+    card = min(c for c in range(32) if pos.legal_cards() >> c & 1)
+    after, _ = pos.play(card)
+    result = run("solve", deal_args(after.hands), "-t", "S", "--trick", format_cards(1 << card)[0],
+                 "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["results"][0]["declarer_tricks"] == solver.solve(after)
+
+
+def test_solve_errors_are_clean():
+    hands, widow = random_deal(random.Random(5))
+    bad = deal_args(hands).replace("A", "X", 1)
+    result = run("solve", bad, "-t", "H")
+    assert result.exit_code == 1
+    assert "unknown rank 'X'" in result.output and "Traceback" not in result.output
+    dup = " ".join([format_hand(hands[0])] * 2 + [format_hand(hands[2])])
+    result = run("solve", dup, "-t", "H")
+    assert result.exit_code == 1 and "in two hands" in result.output
+    result = run("solve", deal_args(hands), "-t", "Q")
+    assert result.exit_code == 1 and "unknown strain 'Q'" in result.output
+    short = deal_args([hands[0] & (hands[0] - 1), hands[1], hands[2]])
+    result = run("solve", short, "-t", "H")
+    assert result.exit_code == 1 and "seat 0 holds 9, seat 1 holds 10" in result.output
+    assert run("solve").exit_code == 2
+
+
+def request(hands, **fields):
+    obj = {"hands": [format_cards(h) for h in hands], "trump": "H", "leader": 0, "declarer": 0}
+    obj.update(fields)
+    return json.dumps(obj)
+
+
+def test_batch_answers_in_order_and_reports_bad_lines(solver, tmp_path):
+    rng = random.Random(6)
+    lines, expected = [], []
+    for i in range(12):
+        hands, widow = random_deal(rng)
+        if i % 4 == 3:
+            lines.append(request(hands, widow=format_cards(widow), declarer=1))
+            res = solver.solve_widow(hands, widow, Strain.H, 0, 1)
+            expected.append({"best_tricks": res.best_tricks, "best_discards": res.discard_names()})
+        elif i % 4 == 2:
+            lines.append(request(hands, active=[0, 2], trump="NT"))
+            pos = Position((hands[0], 0, hands[2]), Strain.NT, 0, 0, (0, 2))
+            expected.append({"declarer_tricks": solver.solve(pos)})
+        else:
+            lines.append(request(hands))
+            expected.append({"declarer_tricks": solver.solve(Position(tuple(hands), 3, 0, 0))})
+    lines.insert(5, "{not json")
+    lines.insert(8, request([0, 0, 0]).replace('"trump": "H"', '"trump": "Z"'))
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n\n")
+    for workers in ("1", "2"):
+        result = run("solve", "--batch", str(path), "--workers", workers)
+        assert result.exit_code == 1
+        out = [json.loads(x) for x in result.stdout.splitlines()]
+        assert len(out) == 14
+        assert out[5] == {"line": 6, "error": out[5]["error"]}
+        assert "not valid JSON" in out[5]["error"]
+        assert out[8]["line"] == 9 and "unknown strain 'Z'" in out[8]["error"]
+        good = [o for i, o in enumerate(out) if i not in (5, 8)]
+        for got, want, line in zip(good, expected, [x for i, x in enumerate(lines)
+                                                    if i not in (5, 8)], strict=True):
+            assert got == {**json.loads(line), **want}
+
+
+def test_batch_from_stdin_all_good_exits_zero(solver):
+    hands, _ = random_deal(random.Random(7))
+    result = run("solve", "--batch", "-", "--workers", "1", input=request(hands) + "\n")
+    assert result.exit_code == 0
+    want = solver.solve(Position(tuple(hands), Strain.H, 0, 0))
+    assert json.loads(result.output)["declarer_tricks"] == want

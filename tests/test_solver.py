@@ -1,0 +1,94 @@
+"""The solver against a plain exhaustive minimax, and its per-card values and play lines."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prefa_sim.cards import Strain
+from prefa_sim.position import Position
+
+from .helpers import random_deal, random_position
+from .reference import minimax
+
+ACTIVE_SETS = [(0, 1, 2), (0, 1), (0, 2), (1, 2)]
+
+
+@st.composite
+def endings(draw, min_tricks=1, max_tricks=4):
+    active = draw(st.sampled_from(ACTIVE_SETS))
+    tricks = draw(st.integers(min_tricks, max_tricks))
+    trump = draw(st.integers(0, 4))
+    leader = draw(st.sampled_from(active))
+    declarer = draw(st.sampled_from(active))
+    played = draw(st.integers(0, len(active) - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played)
+
+
+def reference_value(pos: Position) -> int:
+    hands = [pos.hand(s) for s in range(3)]
+    return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick)
+
+
+@settings(max_examples=2500, deadline=None)
+@given(endings())
+def test_solver_matches_minimax_on_short_endings(solver, pos):
+    assert solver.solve(pos) == reference_value(pos)
+
+
+@settings(max_examples=150, deadline=None)
+@given(endings(min_tricks=5, max_tricks=5))
+def test_solver_matches_minimax_on_five_trick_endings(solver, pos):
+    assert solver.solve(pos) == reference_value(pos)
+
+
+@settings(max_examples=300, deadline=None)
+@given(endings(max_tricks=3))
+def test_card_values_match_minimax_after_each_card(solver, pos):
+    values = solver.card_values(pos)
+    assert set(values) == {c for c in range(32) if pos.legal_cards() >> c & 1}
+    for card, value in values.items():
+        after, winner = pos.play(card)
+        won = 1 if winner == pos.declarer else 0
+        assert value == won + (reference_value(after) if after.tricks_left else 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(endings(max_tricks=4))
+def test_play_line_is_optimal_for_every_player(solver, pos):
+    value = solver.solve(pos)
+    line = solver.play_line(pos)
+    assert len(line) == pos.tricks_left * len(pos.active) - len(pos.trick)
+    taken = 0
+    for seat, card in line:
+        assert seat == pos.to_move
+        values = solver.card_values(pos)
+        best = max(values.values()) if seat == pos.declarer else min(values.values())
+        assert values[card] == best
+        pos, winner = pos.play(card)
+        taken += winner == pos.declarer
+    assert taken == value
+
+
+def test_full_deals_agree_with_table_kept_or_cleared(solver):
+    rng = random.Random(11)
+    for _ in range(40):
+        hands, _ = random_deal(rng)
+        pos = Position(tuple(hands), rng.randrange(5), rng.randrange(3), rng.randrange(3))
+        kept = solver.solve(pos)
+        solver.clear()
+        assert solver.solve(pos) == kept
+        # Declarer's and defenders' tricks in the same deal add up to ten.
+        assert 0 <= kept <= 10
+
+
+def test_trick_values_sum_to_ten_for_the_two_sides_in_two_hand_play(solver):
+    # With two hands, each seat's tricks as declarer are the other's losses.
+    rng = random.Random(5)
+    for _ in range(40):
+        hands, _ = random_deal(rng)
+        trump = Strain(rng.randrange(5))
+        a = Position(tuple(hands), trump, 0, 0, (0, 1))
+        b = Position(tuple(hands), trump, 0, 1, (0, 1))
+        assert solver.solve(a) + solver.solve(b) == 10
