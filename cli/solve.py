@@ -24,6 +24,9 @@ from prefa_sim.solver import Solver
 
 from .common import SEAT, SeatList, user_errors
 
+EXAMPLE_DEAL = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
+"""First hand (seat 0) holds a heart hand; the widow is the nine of spades and the ace of hearts."""
+
 
 @click.command()
 @click.argument("deal", nargs=-1)
@@ -45,7 +48,9 @@ def solve(deal, trump, declarer, leader, active, trick, show_line, as_json, batc
     """Solve DEAL double-dummy: three suit-grouped hands in seat order, then optionally
     the widow, e.g.
 
-      prefa solve AKQJ9.-.A7.K98 T87.AK.KQ.QJ7 -.QJT98.JT9.T 6... -t H
+      prefa solve QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A
+
+    (the built-in example, solved when no DEAL is given).
 
     Seats are numbered in play order (seat s+1 plays after seat s). With a
     widow the declarer picks it up: the answer is the best discard and tricks
@@ -59,7 +64,8 @@ def solve(deal, trump, declarer, leader, active, trick, show_line, as_json, batc
         _run_batch(batch, workers)
         return
     if not deal:
-        raise click.UsageError("give a DEAL (three hands, optionally the widow) or --batch FILE")
+        click.echo(f"no deal given: solving the built-in example {EXAMPLE_DEAL}\n")
+        deal = (EXAMPLE_DEAL,)
     with user_errors():
         hands, widow = _parse_deal(deal, active)
         strains = [parse_strain(trump)] if trump else list(Strain)
@@ -131,16 +137,20 @@ def _print_plain(results, hands, declarer, active, as_json):
         click.echo(json.dumps(out))
         return
     click.echo(report.seats_text(hands, declarer, active))
-    for r in results:
-        pos = r["position"]
-        click.echo("")
-        click.echo(report.position_header(pos))
-        click.echo(f"declarer takes {r['tricks']} of {pos.tricks_left} tricks"
-                   + (" (from this trick on)" if pos.tricks_left < 10 or pos.trick else ""))
-        if "cards" in r:
-            click.echo(report.card_values_text(r["cards"], pos.to_move))
-        if "line" in r:
-            click.echo(report.play_line_text(pos, r["line"]))
+    if len(results) > 1:
+        click.echo("\n" + report.position_header(first, with_trump=False))
+        click.echo("\nstrain  declarer tricks")
+        for r in results:
+            click.echo(f"{r['position'].trump.name:<8}{r['tricks']}")
+        return
+    pos = first
+    (r,) = results
+    click.echo("\n" + report.position_header(pos))
+    click.echo(f"declarer takes {r['tricks']} of {pos.tricks_left} tricks"
+               + (" (this trick on)" if pos.trick else ""))
+    click.echo("\n" + report.card_values_text(r["cards"], pos.to_move))
+    if "line" in r:
+        click.echo("\n" + report.play_line_text(pos, r["line"]))
 
 
 def _print_widow(result, hands, widow, declarer, active, as_json):

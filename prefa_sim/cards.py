@@ -102,7 +102,9 @@ def parse_card(token: str) -> int:
     text = token.strip().translate(_VARIATION_SELECTORS).upper()
     if len(text) >= 2 and text[-1] in _SUIT_BY_CHAR and text[:-1] in _RANK_BY_TEXT:
         return make_card(_SUIT_BY_CHAR[text[-1]], _RANK_BY_TEXT[text[:-1]])
-    raise UnknownCardError(f"unknown card {token!r} (expected rank 7-10/T/J/Q/K/A then suit S/C/D/H)")
+    raise UnknownCardError(
+        f"unknown card {token!r} (expected rank 7-10/T/J/Q/K/A then suit S/C/D/H)"
+    )
 
 
 def format_card(card: int, *, symbols: bool = False) -> str:
@@ -155,7 +157,9 @@ def parse_hand(text: str | Iterable[str], size: int | None = None) -> Bitboard:
     else:
         mask = cards_mask(parse_cards(text))
     if size is not None and popcount(mask) != size:
-        raise CardCountError(f"hand {format_hand(mask)} has {popcount(mask)} cards, expected {size}")
+        raise CardCountError(
+            f"hand {format_hand(mask)} has {popcount(mask)} cards, expected {size}"
+        )
     return mask
 
 
@@ -216,7 +220,8 @@ def parse_deal(text: str) -> tuple[list[Bitboard], Bitboard]:
     seen = 0
     for mask in hands + ([widow] if widow is not None else []):
         if seen & mask:
-            raise DuplicateCardError(f"card {format_card((seen & mask).bit_length() - 1)} is dealt twice")
+            card = format_card((seen & mask).bit_length() - 1)
+            raise DuplicateCardError(f"card {card} is dealt twice")
         seen |= mask
     if widow is None:
         widow = ALL_CARDS & ~seen

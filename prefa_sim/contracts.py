@@ -58,14 +58,13 @@ def parse_contract(text: str) -> Contract:
     """Parse a contract such as ``6S``, ``7h``, ``10NT`` or ``8♦``."""
     t = text.strip()
     digits = t[:2] if t[:2] == "10" else t[:1]
+    message = f"unknown contract {text!r} (expected a level 6-10 and S, C, D, H or NT)"
     if not digits.isdigit() or not MIN_LEVEL <= int(digits) <= MAX_LEVEL:
-        raise ContractError(f"unknown contract {text!r} (expected a level 6-10 and S, C, D, H or NT)")
+        raise ContractError(message)
     try:
         strain = parse_strain(t[len(digits):])
     except CardError:
-        raise ContractError(
-            f"unknown contract {text!r} (expected a level 6-10 and S, C, D, H or NT)"
-        ) from None
+        raise ContractError(message) from None
     return Contract(int(digits), strain)
 
 

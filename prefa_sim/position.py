@@ -118,14 +118,18 @@ class Position:
             if not 0 <= card < NUM_CARDS:
                 raise PositionError(f"card index {card} is outside 0..31")
             if seen >> card & 1:
-                raise DuplicateCardError(f"card {format_card(card)} is both on the trick and in a hand")
+                raise DuplicateCardError(
+                    f"card {format_card(card)} is both on the trick and in a hand"
+                )
             seen |= 1 << card
         order = self.play_order
         n = popcount(self.hands[order[len(self.trick)]])
         sizes = [popcount(self.hands[s]) for s in order]
         if not self.trick and len(set(sizes)) > 1:
             counts = ", ".join(f"seat {s} holds {k}" for s, k in zip(order, sizes, strict=True))
-            raise CardCountError(f"at the start of a trick every hand holds as many cards: {counts}")
+            raise CardCountError(
+                f"at the start of a trick every hand holds as many cards: {counts}"
+            )
         for i, seat in enumerate(order):
             want = n - 1 if i < len(self.trick) else n
             have = popcount(self.hands[seat])

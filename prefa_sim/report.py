@@ -38,10 +38,12 @@ def seats_text(hands: Sequence[Bitboard], declarer: int, active: Sequence[int],
     return "\n".join(lines)
 
 
-def position_header(position: Position) -> str:
+def position_header(position: Position, with_trump: bool = True) -> str:
     """Who plays what: strain, leader, active seats and the trick on the table."""
-    text = (f"trump: {STRAIN_NAMES[position.trump]}, seat {position.leader} leads, "
+    text = (f"seat {position.leader} leads, "
             f"seats {' '.join(map(str, position.active))} play")
+    if with_trump:
+        text = f"trump: {STRAIN_NAMES[position.trump]}, {text}"
     if position.trick:
         text += ", on the table: " + " ".join(format_card(c) for c in position.trick)
     return text
@@ -72,9 +74,13 @@ def play_line_text(position: Position, line: Sequence[tuple[int, int]]) -> str:
     return "\n".join(rows)
 
 
-def widow_table_text(table: dict[Strain, WidowResult]) -> str:
-    """Best tricks and best discards per strain."""
+def widow_table_text(table: dict[Strain, WidowResult], shown: int = 5) -> str:
+    """Best tricks and best discards per strain (the first ``shown`` discards, then a count)."""
     rows = ["strain  tricks  best discards"]
     for strain, result in table.items():
-        rows.append(f"{strain.name:<8}{result.best_tricks:<8}{', '.join(result.discard_names())}")
+        names = result.discard_names()
+        text = ", ".join(names[:shown])
+        if len(names) > shown:
+            text += f" and {len(names) - shown} more"
+        rows.append(f"{strain.name:<8}{result.best_tricks:<8}{text}")
     return "\n".join(rows)

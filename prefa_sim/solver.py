@@ -186,7 +186,8 @@ def _widow_hand(hands, widow: Bitboard, declarer: int, active: tuple[int, ...]) 
             others |= int(hands[s])
     both = (hand | others) & int(widow)
     if both:
-        raise DuplicateCardError(f"widow card {format_card(both.bit_length() - 1)} is also in a hand")
+        card = format_card(both.bit_length() - 1)
+        raise DuplicateCardError(f"widow card {card} is also in a hand")
     if declarer not in active:
         raise PositionError(f"declarer seat {declarer} is not an active seat")
     return hand | int(widow)

@@ -4,9 +4,9 @@ import json
 import random
 
 from click.testing import CliRunner
+from prefa_sim.cli import main
 
 from prefa_sim.cards import Strain, format_cards, format_hand
-from prefa_sim.cli import main
 from prefa_sim.position import Position
 
 from .helpers import random_deal
@@ -90,7 +90,22 @@ def test_solve_errors_are_clean():
     short = deal_args([hands[0] & (hands[0] - 1), hands[1], hands[2]])
     result = run("solve", short, "-t", "H")
     assert result.exit_code == 1 and "seat 0 holds 9, seat 1 holds 10" in result.output
-    assert run("solve").exit_code == 2
+    assert run("solve", "--batch", "-", deal_args(hands)).exit_code == 2
+
+
+def test_solve_without_a_deal_solves_the_example(solver):
+    from prefa_sim.cli.solve import EXAMPLE_DEAL
+
+    from prefa_sim.cards import parse_deal
+    from prefa_sim.solver import recommended_contract
+
+    hands, widow = parse_deal(EXAMPLE_DEAL)
+    table = solver.widow_table(hands, widow, 0, 0)
+    contract = recommended_contract(table)
+    result = run("solve")
+    assert result.exit_code == 0, result.output
+    assert f"contract to name: {contract}" in result.output
+    assert f"discard {table[contract.strain].discard_names()[0]}" in result.output
 
 
 def request(hands, **fields):

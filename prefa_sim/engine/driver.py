@@ -11,16 +11,16 @@ from numba import njit
 
 from .bits import lowest_bit, popcount
 from .search import (
-    CTX_GENERATION,
-    CTX_N_ACTIVE,
-    GENERATION_MASK,
-    beats,
     CTX_ACTIVE,
     CTX_DECLARER,
+    CTX_GENERATION,
+    CTX_N_ACTIVE,
     CTX_TRUMP,
+    GENERATION_MASK,
     STAT_SEARCHES,
     W_CARD,
     W_PLAYER,
+    beats,
     next_active,
     search,
 )

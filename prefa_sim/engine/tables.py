@@ -19,7 +19,8 @@ def _build_relative_ranks() -> np.ndarray:
         for inner in range(256):
             if inner & ~outer:
                 continue
-            table[outer << 8 | inner] = sum(1 << i for i, b in enumerate(positions) if inner >> b & 1)
+            compressed = sum(1 << i for i, b in enumerate(positions) if inner >> b & 1)
+            table[outer << 8 | inner] = compressed
     return table
 
 
