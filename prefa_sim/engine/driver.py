@@ -18,8 +18,11 @@ from .search import (
     CTX_TRUMP,
     GENERATION_MASK,
     STAT_SEARCHES,
+    W_BEST,
+    W_BEST_SEAT,
     W_CARD,
     W_PLAYER,
+    W_TABLE,
     beats,
     next_active,
     search,
@@ -27,14 +30,25 @@ from .search import (
 
 
 @njit(cache=True)
-def setup_trick(trick_cards, n_trick, trick_leader, active, work):
+def setup_trick(trick_cards, n_trick, trick_leader, ctx, work):
     """Write the cards already on the current trick into ``work``; return the seat to move."""
     seat = trick_leader
+    best = -1
+    best_seat = -1
+    on_table = np.int64(0)
     for i in range(n_trick):
-        work[i, W_CARD] = trick_cards[i]
+        c = trick_cards[i]
+        work[i, W_CARD] = c
         work[i, W_PLAYER] = seat
-        seat = next_active(seat, active)
+        if i == 0 or beats(c, best, ctx[CTX_TRUMP]):
+            best = c
+            best_seat = seat
+        on_table |= np.int64(1) << c
+        seat = next_active(seat, ctx[CTX_ACTIVE])
     work[n_trick, W_PLAYER] = seat
+    work[n_trick, W_BEST] = best
+    work[n_trick, W_BEST_SEAT] = best_seat
+    work[n_trick, W_TABLE] = on_table
     return seat
 
 
@@ -100,7 +114,7 @@ def solve_position(hands, trick_cards, n_trick, trick_leader, declarer_won, ctx,
     Returns ``declarer_won`` plus the tricks the declarer takes from here on
     (the current trick included).
     """
-    mover = setup_trick(trick_cards, n_trick, trick_leader, ctx[CTX_ACTIVE], work)
+    mover = setup_trick(trick_cards, n_trick, trick_leader, ctx, work)
     remaining = popcount(hands[mover])
     guess = estimate_tricks(hands, ctx[CTX_DECLARER], trick_leader, ctx[CTX_TRUMP],
                             ctx[CTX_ACTIVE])
@@ -237,7 +251,7 @@ def widow_search(hands, hand12, leader, ctx, table, rel_tab, eq_tab, work, moves
         kp = class_pair[c]
         hands[declarer] = hand12 & ~(np.int64(1) << cards[pair_i[kp]]) & ~(
             np.int64(1) << cards[pair_j[kp]])
-        setup_trick(cards, 0, leader, active, work)
+        setup_trick(cards, 0, leader, ctx, work)
         if best < 0:
             guess = estimate_tricks(hands, declarer, leader, ctx[CTX_TRUMP], active)
             best = exact_value(hands, 0, 0, tricks, guess, ctx, table, rel_tab, eq_tab,

@@ -32,12 +32,16 @@ MAX_PLY = 34
 """Rows of the work arrays: up to 30 plies below a root with 0-2 trick cards."""
 
 # Columns of the per-ply work array.
-W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST = range(10)
-WORK_COLUMNS = 10
+(W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
+ W_BEST, W_BEST_SEAT, W_TABLE) = range(13)
+WORK_COLUMNS = 13
+# W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
+# cards on the table, before the play at that row (meaningful when W_POS > 0).
 MAX_MOVES = 10
 
 NO_TRUMP = 4
 SUIT_BITS = 255
+RANK_BITS = 0x01010101
 _SCORE_SHIFT = 6
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
@@ -251,104 +255,164 @@ def _finish_moves(moves, p, n):
 
 @njit(cache=True, inline="always")
 def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card):
-    """Leads of ``player`` at trick start ``p``: ``first_card`` (the lead that
-    decided this position before, or -1), sure winners, then low cards.
-
-    Low leads to the partner's top card are preferred, and leads into a ruff
-    by an opponent are tried late.
+    """Leads of ``player`` at trick start ``p``, in groups tried one after the other:
+    ``first_card`` (the lead that decided this position before, or -1); sure
+    winners, highest first; low leads to the partner's winner; other low leads,
+    short suits first; leads an opponent can ruff; winners an opponent can ruff.
     """
     hand = hands[player]
     reps = _representatives(hand, hands[0] | hands[1] | hands[2], eq_tab)
-    is_declarer = player == declarer
-    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else 0
+    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else np.int64(0)
     opponents = np.int64(0)
     partner = np.int64(0)
-    ruff_suits = 0  # suits in which an opponent holding trumps is void
+    ruffers = np.int64(0)  # union of the suits held by each opponent that holds trumps
+    ruffing = False
     for x in range(3):
-        if x == player or not (active >> x) & 1:
+        if x == player:
             continue
         hx = hands[x]
-        if is_declarer or x == declarer:
+        if player == declarer or x == declarer:
             opponents |= hx
             if hx & tmask:
-                for s in range(4):
-                    if s != trump and ((hx >> (8 * s)) & SUIT_BITS) == 0:
-                        ruff_suits |= 1 << s
+                ruffing = True
+                ruffers |= ~_suit_presence(hx)
         else:
             partner |= hx
+    ruffable = ruffers & ~tmask if ruffing else np.int64(0)
     others = opponents | partner
-    n = 0
-    while reps:
-        c = lowest_bit(reps)
-        reps &= reps - 1
-        s = c >> 3
-        rank = c & 7
+    winners = np.int64(0)
+    to_partner = np.int64(0)
+    low = np.int64(0)
+    for s in range(4):
         sh = 8 * s
+        mine = (reps >> sh) & SUIT_BITS
+        if mine == 0:
+            continue
         o = (others >> sh) & SUIT_BITS
-        ruffable = (ruff_suits >> s) & 1
-        if o == 0 or rank > highest_bit(o):
-            score = 5 + rank if ruffable else 40 + rank
+        top = mine if o == 0 else mine & ~((2 << highest_bit(o)) - 1)
+        winners |= top << sh
+        rest = mine & ~top
+        pt = (partner >> sh) & SUIT_BITS
+        op = (opponents >> sh) & SUIT_BITS
+        if pt and (op == 0 or highest_bit(pt) > highest_bit(op)):
+            to_partner |= rest << sh
         else:
-            score = 20 - rank - 4 * popcount((hand >> sh) & SUIT_BITS)
-            pt = (partner >> sh) & SUIT_BITS
-            op = (opponents >> sh) & SUIT_BITS
-            if pt and (op == 0 or highest_bit(pt) > highest_bit(op)):
-                score += 15
-            if ruffable:
-                score -= 10
-        if c == first_card:
-            score = 120
-        _insert_move(moves, p, n, (score << _SCORE_SHIFT) | c)
+            low |= rest << sh
+    n = 0
+    if first_card >= 0:
+        moves[p, 0] = first_card
+        n = 1
+        first = np.int64(1) << first_card
+        winners &= ~first
+        to_partner &= ~first
+        low &= ~first
+    n = _emit_high_first(moves, p, n, winners & ~ruffable)
+    n = _emit(moves, p, n, to_partner & ~ruffable)
+    n = _emit_short_suits_first(moves, p, n, low & ~ruffable, hand)
+    n = _emit(moves, p, n, (low | to_partner) & ruffable)
+    return _emit_high_first(moves, p, n, winners & ruffable)
+
+
+@njit(cache=True, inline="always")
+def _emit(moves, p, n, mask):
+    """Append the cards of ``mask`` to row ``p`` of ``moves``, lowest first."""
+    while mask:
+        moves[p, n] = lowest_bit(mask)
+        mask &= mask - 1
         n += 1
-    return _finish_moves(moves, p, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _emit_by_rank(moves, p, n, mask):
+    """Append the cards of ``mask`` to row ``p`` of ``moves``, lowest rank first, any suit."""
+    rank = 0
+    while mask:
+        n = _emit(moves, p, n, mask & (RANK_BITS << rank))
+        mask &= ~(RANK_BITS << rank)
+        rank += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _emit_high_first(moves, p, n, mask):
+    """Append the cards of ``mask`` to row ``p`` of ``moves``, highest first."""
+    while mask:
+        c = highest_bit(mask)
+        moves[p, n] = c
+        mask ^= np.int64(1) << c
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _emit_short_suits_first(moves, p, n, mask, hand):
+    """Append the cards of ``mask``, suit by suit from the suit where ``hand`` is shortest,
+    lowest first within a suit."""
+    while mask:
+        best_suit = -1
+        best_len = 99
+        for s in range(4):
+            if (mask >> (8 * s)) & SUIT_BITS:
+                length = popcount((hand >> (8 * s)) & SUIT_BITS)
+                if length < best_len:
+                    best_len = length
+                    best_suit = s
+        suit = SUIT_BITS << (8 * best_suit)
+        n = _emit(moves, p, n, mask & suit)
+        mask &= ~suit
+    return n
+
+
+@njit(cache=True, inline="always")
+def _suit_presence(hand):
+    """Mask with all eight bits of each suit in which ``hand`` holds a card."""
+    present = np.int64(0)
+    for s in range(4):
+        if (hand >> (8 * s)) & SUIT_BITS:
+            present |= SUIT_BITS << (8 * s)
+    return present
+
+
+@njit(cache=True, inline="always")
+def _above(card):
+    """Mask of the card indices above ``card``."""
+    return ~((np.int64(2) << card) - 1)
 
 
 @njit(cache=True, inline="always")
 def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab):
-    """Plays of ``player`` to a trick in progress: low when the own side is winning,
-    else the cheapest card that wins (safe winners before ones a later player can
-    beat), then the lowest losers."""
-    in_play = hands[0] | hands[1] | hands[2]
-    first = p - pos
-    lead_card = work[first, W_CARD]
-    best = lead_card
-    best_seat = work[first, W_PLAYER]
-    in_play |= np.int64(1) << lead_card
-    for q in range(first + 1, p):
-        c = work[q, W_CARD]
-        in_play |= np.int64(1) << c
-        if beats(c, best, trump):
-            best = c
-            best_seat = work[q, W_PLAYER]
+    """Plays of ``player`` to a trick in progress, cheapest first within each group.
+
+    When the own side is winning: losing cards, then winning ones.  Otherwise:
+    winners no later player can beat, winners that may be beaten, then
+    losers (trumps last).
+    """
+    in_play = hands[0] | hands[1] | hands[2] | work[p, W_TABLE]
+    lead_card = work[p - pos, W_CARD]
+    best = work[p, W_BEST]
     reps = _representatives(legal_moves(hands[player], lead_card, trump), in_play, eq_tab)
-    side_winning = best_seat != declarer and player != declarer
-    later = np.int64(0)  # cards of the seat still to play to this trick, if any
+    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else np.int64(0)
+    best_suit = SUIT_BITS << (8 * (best >> 3))
+    winners = reps & best_suit & _above(best)
+    if not (np.int64(1) << best) & tmask:
+        winners |= reps & tmask
+    losers = reps & ~winners
+    if work[p, W_BEST_SEAT] != declarer and player != declarer:
+        n = _emit_by_rank(moves, p, 0, losers)
+        return _emit(moves, p, n, winners)
+    safe = winners
     if pos + 1 < nact:
         later = hands[next_active(player, active)]
-    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else 0
-    n = 0
-    while reps:
-        c = lowest_bit(reps)
-        reps &= reps - 1
-        s = c >> 3
-        rank = c & 7
-        wins = beats(c, best, trump)
-        if side_winning:
-            score = 14 - rank if wins else 30 - rank
-        elif wins:
-            safe = True
-            if later:
-                lw = (later >> (8 * s)) & SUIT_BITS
-                if lw:
-                    safe = highest_bit(lw) < rank
-                elif s != trump and later & tmask:
-                    safe = False
-            score = 50 - rank if safe else 28 - rank
-        else:
-            score = 12 - rank if s == trump else 20 - rank
-        _insert_move(moves, p, n, (score << _SCORE_SHIFT) | c)
-        n += 1
-    return _finish_moves(moves, p, n)
+        lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
+        if later & lead_suit:
+            safe = (winners & ~lead_suit) | (winners & _above(highest_bit(later & lead_suit)))
+        elif later & tmask and not lead_suit & tmask:
+            safe = winners & tmask & _above(highest_bit(later & tmask))
+    n = _emit(moves, p, 0, safe)
+    n = _emit(moves, p, n, winners & ~safe)
+    n = _emit(moves, p, n, losers & ~tmask)
+    return _emit(moves, p, n, losers & tmask)
 
 
 @njit(cache=True, _nrt=False)
@@ -443,14 +507,18 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 work[p, W_CARD] = c
                 hands[player] ^= np.int64(1) << c
                 t = work[p, W_TARGET]
+                if pos == 0:
+                    best = c
+                    winner = player
+                    on_table = np.int64(1) << c
+                else:
+                    best = work[p, W_BEST]
+                    winner = work[p, W_BEST_SEAT]
+                    on_table = work[p, W_TABLE] | (np.int64(1) << c)
+                    if beats(c, best, trump):
+                        best = c
+                        winner = player
                 if pos + 1 == nact:
-                    first = p - pos
-                    best = work[first, W_CARD]
-                    winner = work[first, W_PLAYER]
-                    for q in range(first + 1, p + 1):
-                        if beats(work[q, W_CARD], best, trump):
-                            best = work[q, W_CARD]
-                            winner = work[q, W_PLAYER]
                     work[p + 1, W_PLAYER] = winner
                     work[p + 1, W_POS] = 0
                     work[p + 1, W_TARGET] = t - 1 if winner == declarer else t
@@ -458,6 +526,9 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     work[p + 1, W_PLAYER] = next_active(player, active)
                     work[p + 1, W_POS] = pos + 1
                     work[p + 1, W_TARGET] = t
+                    work[p + 1, W_BEST] = best
+                    work[p + 1, W_BEST_SEAT] = winner
+                    work[p + 1, W_TABLE] = on_table
                 p += 1
                 state = _SETUP
             else:
