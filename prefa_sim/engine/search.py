@@ -7,11 +7,13 @@ plays with an explicit stack (no recursion), so that one call walks the whole
 tree without call overhead:
 
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
-* at each trick start: trivial bounds, the transposition table (keyed by
-  relative ranks, see ``tables.RELATIVE_RANKS``), quick tricks for the side on
-  lead, and the last trick played out directly;
+* at each trick start: trivial bounds, the last trick played out directly, the
+  transposition table (keyed by relative ranks, see ``tables.RELATIVE_RANKS``),
+  then quick tricks for the side on lead and sure trump tricks for each side;
 * equal cards are searched once (``tables.EQUAL_CARD_REPRESENTATIVES``);
-* moves are tried in a heuristic order (sure winners, cheapest winner, low cards).
+* moves are tried in groups built from masks (sure winners, cheapest winner,
+  low cards); the lead that decided a stored position is tried first, and the
+  other leads are only generated when it does not decide it again.
 
 The table stores lower and upper bounds on the declarer's tricks from a trick
 start, so bounds found for one target serve every later target, discard,
@@ -33,8 +35,10 @@ MAX_PLY = 34
 
 # Columns of the per-ply work array.
 (W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
- W_BEST, W_BEST_SEAT, W_TABLE) = range(13)
-WORK_COLUMNS = 13
+ W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY) = range(14)
+WORK_COLUMNS = 14
+# W_LAZY: 1 while only the stored lead (W_FIRST) has been listed; the other leads are
+# generated only if it fails to decide the node.
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
 # cards on the table, before the play at that row (meaningful when W_POS > 0).
 MAX_MOVES = 10
@@ -42,7 +46,6 @@ MAX_MOVES = 10
 NO_TRUMP = 4
 SUIT_BITS = 255
 RANK_BITS = 0x01010101
-_SCORE_SHIFT = 6
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 GENERATION_MASK = (1 << 22) - 1
@@ -225,16 +228,6 @@ def last_trick_winner(hands, leader, trump, active):
 
 
 @njit(cache=True, inline="always")
-def _insert_move(moves, p, n, value):
-    """Insert ``value`` (score << 6 | card) into row ``p`` of ``moves``, kept descending."""
-    i = n
-    while i > 0 and moves[p, i - 1] < value:
-        moves[p, i] = moves[p, i - 1]
-        i -= 1
-    moves[p, i] = value
-
-
-@njit(cache=True, inline="always")
 def _representatives(legal, in_play, eq_tab):
     """One card of each run of equal cards in ``legal``."""
     reps = np.int64(0)
@@ -244,13 +237,6 @@ def _representatives(legal, in_play, eq_tab):
         if lg:
             reps |= np.int64(eq_tab[(((in_play >> sh) & SUIT_BITS) << 8) | lg]) << sh
     return reps
-
-
-@njit(cache=True, inline="always")
-def _finish_moves(moves, p, n):
-    for i in range(n):
-        moves[p, i] &= 63
-    return n
 
 
 @njit(cache=True, inline="always")
@@ -308,7 +294,7 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         low &= ~first
     n = _emit_high_first(moves, p, n, winners & ~ruffable)
     n = _emit(moves, p, n, to_partner & ~ruffable)
-    n = _emit_short_suits_first(moves, p, n, low & ~ruffable, hand)
+    n = _emit(moves, p, n, low & ~ruffable)
     n = _emit(moves, p, n, (low | to_partner) & ruffable)
     return _emit_high_first(moves, p, n, winners & ruffable)
 
@@ -342,25 +328,6 @@ def _emit_high_first(moves, p, n, mask):
         moves[p, n] = c
         mask ^= np.int64(1) << c
         n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _emit_short_suits_first(moves, p, n, mask, hand):
-    """Append the cards of ``mask``, suit by suit from the suit where ``hand`` is shortest,
-    lowest first within a suit."""
-    while mask:
-        best_suit = -1
-        best_len = 99
-        for s in range(4):
-            if (mask >> (8 * s)) & SUIT_BITS:
-                length = popcount((hand >> (8 * s)) & SUIT_BITS)
-                if length < best_len:
-                    best_len = length
-                    best_suit = s
-        suit = SUIT_BITS << (8 * best_suit)
-        n = _emit(moves, p, n, mask & suit)
-        mask &= ~suit
     return n
 
 
@@ -487,9 +454,14 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 work[p, W_SLOT] = slot
                 work[p, W_KEY1] = k1
                 work[p, W_KEY2] = k2
+            work[p, W_LAZY] = 0
             if work[p, W_POS] == 0:
-                n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab,
-                               work[p, W_FIRST])
+                if work[p, W_FIRST] >= 0:
+                    moves[p, 0] = work[p, W_FIRST]
+                    work[p, W_LAZY] = 1
+                    n = 1
+                else:
+                    n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, -1)
             else:
                 n = follow_moves(hands, p, player, work[p, W_POS], work, moves, trump,
                                  declarer, active, nact, eq_tab)
@@ -499,6 +471,10 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
 
         if state == _NEXT:
             i = work[p, W_IDX]
+            if i == work[p, W_NMOVES] and work[p, W_LAZY]:
+                work[p, W_LAZY] = 0
+                work[p, W_NMOVES] = lead_moves(hands, p, work[p, W_PLAYER], moves, trump,
+                                               declarer, active, eq_tab, work[p, W_FIRST])
             if i < work[p, W_NMOVES]:
                 work[p, W_IDX] = i + 1
                 c = moves[p, i]
