@@ -35,8 +35,8 @@ MAX_PLY = 34
 
 # Columns of the per-ply work array.
 (W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
- W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY) = range(14)
-WORK_COLUMNS = 14
+ W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER) = range(15)
+WORK_COLUMNS = 15
 # W_LAZY: 1 while only the stored lead (W_FIRST) has been listed; the other leads are
 # generated only if it fails to decide the node.
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
@@ -240,7 +240,7 @@ def _representatives(legal, in_play, eq_tab):
 
 
 @njit(cache=True, inline="always")
-def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card):
+def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card, killer):
     """Leads of ``player`` at trick start ``p``, in groups tried one after the other:
     ``first_card`` (the lead that decided this position before, or -1); sure
     winners, highest first; low leads to the partner's winner; other low leads,
@@ -292,9 +292,16 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         winners &= ~first
         to_partner &= ~first
         low &= ~first
+    if killer >= 0 and killer != first_card and (reps >> killer) & 1:
+        moves[p, n] = killer
+        n += 1
+        first = np.int64(1) << killer
+        winners &= ~first
+        to_partner &= ~first
+        low &= ~first
     n = _emit_high_first(moves, p, n, winners & ~ruffable)
     n = _emit(moves, p, n, to_partner & ~ruffable)
-    n = _emit(moves, p, n, low & ~ruffable)
+    n = _emit_by_suit_length(moves, p, n, low & ~ruffable, hand, player != declarer)
     n = _emit(moves, p, n, (low | to_partner) & ruffable)
     return _emit_high_first(moves, p, n, winners & ruffable)
 
@@ -328,6 +335,25 @@ def _emit_high_first(moves, p, n, mask):
         moves[p, n] = c
         mask ^= np.int64(1) << c
         n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _emit_by_suit_length(moves, p, n, mask, hand, longest_first):
+    """Append the cards of ``mask``, suit by suit in order of ``hand``'s length in the
+    suit (longest or shortest first), lowest card first within a suit."""
+    while mask:
+        pick = -1
+        pick_len = 0
+        for s in range(4):
+            if (mask >> (8 * s)) & SUIT_BITS:
+                length = popcount((hand >> (8 * s)) & SUIT_BITS)
+                if pick < 0 or (length > pick_len if longest_first else length < pick_len):
+                    pick = s
+                    pick_len = length
+        suit = SUIT_BITS << (8 * pick)
+        n = _emit(moves, p, n, mask & suit)
+        mask &= ~suit
     return n
 
 
@@ -461,7 +487,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     work[p, W_LAZY] = 1
                     n = 1
                 else:
-                    n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, -1)
+                    n = lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, -1,
+                                   work[p, W_KILLER])
             else:
                 n = follow_moves(hands, p, player, work[p, W_POS], work, moves, trump,
                                  declarer, active, nact, eq_tab)
@@ -474,7 +501,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             if i == work[p, W_NMOVES] and work[p, W_LAZY]:
                 work[p, W_LAZY] = 0
                 work[p, W_NMOVES] = lead_moves(hands, p, work[p, W_PLAYER], moves, trump,
-                                               declarer, active, eq_tab, work[p, W_FIRST])
+                                               declarer, active, eq_tab, work[p, W_FIRST],
+                                               work[p, W_KILLER])
             if i < work[p, W_NMOVES]:
                 work[p, W_IDX] = i + 1
                 c = moves[p, i]
@@ -495,9 +523,18 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                         best = c
                         winner = player
                 if pos + 1 == nact:
+                    t_next = t - 1 if winner == declarer else t
+                    # A trick that settles the target needs no child node.
+                    if t_next <= 0 or t_next > popcount(hands[winner]):
+                        stats[STAT_NODES] += 1
+                        hands[player] ^= np.int64(1) << c
+                        val = t_next <= 0
+                        if (player == declarer) == val:
+                            state = _RETURN
+                        continue
                     work[p + 1, W_PLAYER] = winner
                     work[p + 1, W_POS] = 0
-                    work[p + 1, W_TARGET] = t - 1 if winner == declarer else t
+                    work[p + 1, W_TARGET] = t_next
                 else:
                     work[p + 1, W_PLAYER] = next_active(player, active)
                     work[p + 1, W_POS] = pos + 1
@@ -544,3 +581,5 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             hands[player] |= np.int64(1) << work[p, W_CARD]
             if (player == declarer) != val:
                 state = _NEXT
+            elif work[p, W_POS] == 0:
+                work[p, W_KILLER] = work[p, W_CARD]
