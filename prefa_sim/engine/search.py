@@ -360,11 +360,10 @@ def _emit_by_suit_length(moves, p, n, mask, hand, longest_first):
 @njit(cache=True, inline="always")
 def _suit_presence(hand):
     """Mask with all eight bits of each suit in which ``hand`` holds a card."""
-    present = np.int64(0)
-    for s in range(4):
-        if (hand >> (8 * s)) & SUIT_BITS:
-            present |= SUIT_BITS << (8 * s)
-    return present
+    t = hand | ((hand >> 4) & 0x0F0F0F0F)
+    t |= (t >> 2) & 0x33333333
+    t |= (t >> 1) & 0x55555555
+    return (t & RANK_BITS) * SUIT_BITS
 
 
 @njit(cache=True, inline="always")
