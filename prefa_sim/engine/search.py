@@ -243,8 +243,10 @@ def _representatives(legal, in_play, eq_tab):
 def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card, killer):
     """Leads of ``player`` at trick start ``p``, in groups tried one after the other:
     ``first_card`` (the lead that decided this position before, or -1); sure
-    winners, highest first; low leads to the partner's winner; other low leads,
-    short suits first; leads an opponent can ruff; winners an opponent can ruff.
+    the lead that decided the last node at this depth (``killer``); sure winners,
+    highest first; low leads to the partner's winner; other low leads (the
+    declarer facing two defenders from the shortest suit, anyone else from the
+    longest); leads an opponent can ruff; winners an opponent can ruff.
     """
     hand = hands[player]
     reps = _representatives(hand, hands[0] | hands[1] | hands[2], eq_tab)
@@ -265,6 +267,7 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         else:
             partner |= hx
     ruffable = ruffers & ~tmask if ruffing else np.int64(0)
+    three_hands = active == 7
     others = opponents | partner
     winners = np.int64(0)
     to_partner = np.int64(0)
@@ -301,7 +304,8 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         low &= ~first
     n = _emit_high_first(moves, p, n, winners & ~ruffable)
     n = _emit(moves, p, n, to_partner & ~ruffable)
-    n = _emit_by_suit_length(moves, p, n, low & ~ruffable, hand, player != declarer)
+    n = _emit_by_suit_length(moves, p, n, low & ~ruffable, hand,
+                             player != declarer or not three_hands)
     n = _emit(moves, p, n, (low | to_partner) & ruffable)
     return _emit_high_first(moves, p, n, winners & ruffable)
 
