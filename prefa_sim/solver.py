@@ -147,11 +147,10 @@ class Solver:
         ``hands[declarer]`` holds the declarer's 10 cards before the widow.
         """
         hand12 = _widow_hand(hands, widow, declarer, active)
+        # Checks the seats and hands as they are before the widow is taken.
+        Position(tuple(int(h) for h in hands), trump, leader, declarer, active)
         work_hands = np.array([hands[s] if s in active and s != declarer else 0 for s in range(3)],
                               dtype=np.int64)
-        # The position is checked as if the declarer held 10 of the 12 cards.
-        Position(tuple(int(h) if s != declarer else int(hands[declarer]) for s, h in
-                       enumerate(work_hands)), trump, leader, declarer, active)
         ctx = self._context(trump, declarer, sum(1 << s for s in active))
         reaches = np.zeros(66, dtype=np.int64)
         best = driver.widow_search(work_hands, hand12, leader, ctx, *self._kernel_args(), reaches)

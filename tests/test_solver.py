@@ -92,3 +92,21 @@ def test_trick_values_sum_to_ten_for_the_two_sides_in_two_hand_play(solver):
         a = Position(tuple(hands), trump, 0, 0, (0, 1))
         b = Position(tuple(hands), trump, 0, 1, (0, 1))
         assert solver.solve(a) + solver.solve(b) == 10
+
+
+def test_solve_deals_matches_solve_with_and_without_fresh_tables():
+    from prefa_sim.solver import Solver
+
+    rng = random.Random(8)
+    rows, expected = [], []
+    checker = Solver(table_bits=12)
+    for _ in range(60):
+        hands, _ = random_deal(rng)
+        active = rng.choice(ACTIVE_SETS)
+        pos = Position(tuple(hands), rng.randrange(5), rng.choice(active), rng.choice(active),
+                       active)
+        rows.append([*hands, int(pos.trump), pos.leader, pos.declarer, pos.active_mask])
+        expected.append(checker.solve(pos))
+    batch = Solver(table_bits=12)
+    assert batch.solve_deals(rows, fresh_table=True).tolist() == expected
+    assert batch.solve_deals(rows).tolist() == expected

@@ -411,14 +411,18 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     return _emit(moves, p, n, losers & tmask)
 
 
+# The search allocates nothing, so it is compiled without numba's reference
+# counting (``_nrt=False``), which would otherwise sit in the innermost loop.
 @njit(cache=True, _nrt=False)
 def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
     """Zero-window test: can the declarer take at least ``target`` tricks from here?
 
     ``root`` is the number of cards already on the current trick; rows
     ``0..root-1`` of ``work`` hold them (``W_CARD``, ``W_PLAYER``) and row
-    ``root`` holds the seat to move (``W_PLAYER``).  ``target`` counts the
-    current trick.  ``hands`` is restored before returning.
+    ``root`` holds the seat to move and the trick so far (``W_PLAYER``,
+    ``W_BEST``, ``W_BEST_SEAT``, ``W_TABLE``), as ``driver.setup_trick``
+    writes them.  ``target`` counts the current trick.  ``hands`` is restored
+    before returning.
     """
     trump = ctx[CTX_TRUMP]
     declarer = ctx[CTX_DECLARER]
