@@ -149,14 +149,20 @@ def table_slot(key1, key2, mask):
 
 
 @njit(cache=True, inline="always")
-def quick_tricks(hands, leader, trump, active):
+def quick_tricks(hands, leader, trump):
     """Tricks the leader can cash at once, keeping the lead: top cards no one can ruff.
 
     In each suit, the leader's cards above every other card still out count,
     limited in a side suit by the length of any other player who holds trumps.
+    Seats out of play hold no cards, so they never limit anything.
     """
     mine = hands[leader]
-    others = (hands[0] | hands[1] | hands[2]) & ~mine
+    next1 = hands[leader + 1 if leader < 2 else 0]
+    next2 = hands[leader - 1 if leader > 0 else 2]
+    others = next1 | next2
+    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else np.int64(0)
+    ruffer1 = next1 & tmask != 0
+    ruffer2 = next2 & tmask != 0
     total = 0
     for s in range(4):
         sh = 8 * s
@@ -164,25 +170,18 @@ def quick_tricks(hands, leader, trump, active):
         if h == 0:
             continue
         o = (others >> sh) & SUIT_BITS
-        if o == 0:
-            n = popcount(h)
-        else:
-            n = popcount(h >> (highest_bit(o) + 1))
-        if n == 0:
-            continue
-        if trump < NO_TRUMP and s != trump:
-            tmask = SUIT_BITS << (8 * trump)
-            for x in range(3):
-                if x != leader and (active >> x) & 1 and hands[x] & tmask:
-                    lx = popcount((hands[x] >> sh) & SUIT_BITS)
-                    if lx < n:
-                        n = lx
+        n = popcount(h) if o == 0 else popcount(h >> (highest_bit(o) + 1))
+        if n and s != trump:
+            if ruffer1:
+                n = min(n, popcount((next1 >> sh) & SUIT_BITS))
+            if ruffer2:
+                n = min(n, popcount((next2 >> sh) & SUIT_BITS))
         total += n
     return total
 
 
 @njit(cache=True, inline="always")
-def sure_trump_tricks(hands, declarer, trump, active):
+def sure_trump_tricks(hands, declarer, trump):
     """Tricks each side takes with trumps above all the other side's trumps.
 
     Such a trump wins whatever trick it is played to, and every card is played
@@ -195,21 +194,13 @@ def sure_trump_tricks(hands, declarer, trump, active):
         return 0, 0
     sh = 8 * trump
     mine = (hands[declarer] >> sh) & SUIT_BITS
-    defence = 0
-    best_defence = 0
-    for x in range(3):
-        if x != declarer and (active >> x) & 1:
-            d = (hands[x] >> sh) & SUIT_BITS
-            defence |= d
+    first = (hands[declarer + 1 if declarer < 2 else 0] >> sh) & SUIT_BITS
+    second = (hands[declarer - 1 if declarer > 0 else 2] >> sh) & SUIT_BITS
+    theirs = first | second
     mine_top = highest_bit(mine) if mine else -1
-    theirs_top = highest_bit(defence) if defence else -1
-    for x in range(3):
-        if x != declarer and (active >> x) & 1:
-            d = (hands[x] >> sh) & SUIT_BITS
-            n = popcount(d >> (mine_top + 1))
-            if n > best_defence:
-                best_defence = n
-    return popcount(mine >> (theirs_top + 1)), best_defence
+    theirs_top = highest_bit(theirs) if theirs else -1
+    defence = max(popcount(first >> (mine_top + 1)), popcount(second >> (mine_top + 1)))
+    return popcount(mine >> (theirs_top + 1)), defence
 
 
 @njit(cache=True, inline="always")
@@ -470,8 +461,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                         val = False
                         state = _RETURN
                         continue
-                lower, defence = sure_trump_tricks(hands, declarer, trump, active)
-                q = quick_tricks(hands, player, trump, active)
+                lower, defence = sure_trump_tricks(hands, declarer, trump)
+                q = quick_tricks(hands, player, trump)
                 if player == declarer:
                     lower = max(lower, q)
                 else:
