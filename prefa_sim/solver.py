@@ -28,7 +28,7 @@ from .engine.search import (
 from .engine.tables import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .position import Position, PositionError
 
-DEFAULT_TABLE_BITS = 16
+DEFAULT_TABLE_BITS = 15
 
 
 @dataclass(frozen=True)
