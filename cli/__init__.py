@@ -4,6 +4,7 @@ import click
 
 from prefa_sim import __version__
 
+from .auction import auction
 from .solve import solve
 
 
@@ -14,3 +15,4 @@ def main() -> None:
 
 
 main.add_command(solve)
+main.add_command(auction)

@@ -117,18 +117,30 @@ def answer(obj: dict, solver: Solver) -> dict:
     return out
 
 
-def answer_line(numbered: tuple[int, str], solver: Solver | None = None) -> tuple[bool, str]:
-    """``(ok, json_text)`` for one numbered input line; a bad line gives an error object."""
-    number, text = numbered
-    solver = solver or _get_worker_solver()
+def answer_json_line(number: int, text: str, answer_fn) -> tuple[bool, str]:
+    """``(ok, json_text)`` for one numbered JSON line answered by ``answer_fn(obj)``;
+    a line that is not JSON, or that ``answer_fn`` rejects with a ``ValueError``,
+    gives ``{"line": n, "error": "..."}``."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         return False, json.dumps({"line": number, "error": f"not valid JSON: {exc.msg}"})
     try:
-        return True, json.dumps(answer(obj, solver))
+        return True, json.dumps(answer_fn(obj))
     except ValueError as exc:
         return False, json.dumps({"line": number, "error": str(exc)})
+
+
+def numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """Non-blank lines with their line numbers, counting from 1 over all lines."""
+    return ((n, text) for n, text in enumerate(lines, start=1) if text.strip())
+
+
+def answer_line(numbered: tuple[int, str], solver: Solver | None = None) -> tuple[bool, str]:
+    """``(ok, json_text)`` for one numbered solve request line."""
+    number, text = numbered
+    solver = solver or _get_worker_solver()
+    return answer_json_line(number, text, lambda obj: answer(obj, solver))
 
 
 def _get_worker_solver() -> Solver:
@@ -153,7 +165,7 @@ def solve_lines(lines: Iterable[str], workers: int | None = None) -> Iterator[tu
     worker the lines are spread over a process pool, each process with its
     own solver; the answers are the same whatever the number of workers.
     """
-    numbered = ((n, text) for n, text in enumerate(lines, start=1) if text.strip())
+    numbered = numbered_lines(lines)
     workers = workers or default_workers()
     if workers == 1:
         solver = Solver()

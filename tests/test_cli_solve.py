@@ -4,9 +4,9 @@ import json
 import random
 
 from click.testing import CliRunner
-from prefa_sim.cli import main
 
 from prefa_sim.cards import Strain, format_cards, format_hand
+from prefa_sim.cli import main
 from prefa_sim.position import Position
 
 from .helpers import random_deal
@@ -94,9 +94,8 @@ def test_solve_errors_are_clean():
 
 
 def test_solve_without_a_deal_solves_the_example(solver):
-    from prefa_sim.cli.solve import EXAMPLE_DEAL
-
     from prefa_sim.cards import parse_deal
+    from prefa_sim.cli.solve import EXAMPLE_DEAL
     from prefa_sim.solver import recommended_contract
 
     hands, widow = parse_deal(EXAMPLE_DEAL)

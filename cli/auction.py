@@ -1,0 +1,61 @@
+"""``prefa auction``: check and resolve an auction, or a batch of them."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from prefa_sim.auction import auction_result
+from prefa_sim.batch import answer_json_line, numbered_lines
+
+SEAT_NAMES = ("first hand", "second hand", "the dealer")
+
+
+@click.command()
+@click.argument("calls", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--batch", type=click.File("r"), default=None,
+              help="Resolve JSON Lines {\"calls\": [...]} from FILE ('-' for standard input).")
+def auction(calls, as_json, batch):
+    """Check and resolve an auction: CALLS in speaking order from first hand, e.g.
+
+      prefa auction 6S 6C 6D hold pass 6H hold pass
+
+    Calls are pass, hold ("I have"), stay ("if they stay") and step names 6S ... 10NT.
+    Seats: 0 first hand, 1 second hand, 2 the dealer.
+    """
+    if batch is not None:
+        if calls:
+            raise click.UsageError("give either CALLS or --batch, not both")
+        failed = 0
+        for number, text in numbered_lines(batch):
+            ok, out = answer_json_line(number, text, _with_result)
+            click.echo(out)
+            failed += not ok
+        if failed:
+            click.echo(f"prefa auction: {failed} bad line(s), see their error objects", err=True)
+            sys.exit(1)
+        return
+    result = auction_result(list(calls))
+    if as_json:
+        click.echo(json.dumps(result))
+    elif not result["legal"]:
+        click.echo(f"illegal at call {result['first_illegal_index']}: {result['error']}")
+    elif not result["complete"]:
+        click.echo(f"not finished: {SEAT_NAMES[result['next_player']]} (seat "
+                   f"{result['next_player']}) to speak; legal: {' '.join(result['next_legal'])}")
+    elif result["void"]:
+        click.echo("all three passed: the deal is void")
+    else:
+        click.echo(f"declarer: {SEAT_NAMES[result['declarer']]} (seat {result['declarer']}), "
+                   f"minimum contract {result['min_contract']}")
+    if not result["legal"]:
+        sys.exit(1)
+
+
+def _with_result(obj):
+    if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
+        raise ValueError("a request is an object with a list 'calls'")
+    return {**obj, "result": auction_result(obj["calls"])}

@@ -1,0 +1,45 @@
+"""`prefa auction` for one auction and in batch; every command is documented."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from prefa_sim.auction import auction_result
+from prefa_sim.cli import main
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_one_auction_text_json_and_exit_codes():
+    calls = ["6S", "6C", "6D", "hold", "pass", "6H", "hold", "pass"]
+    result = run("auction", *calls)
+    assert result.exit_code == 0
+    assert result.output == "declarer: first hand (seat 0), minimum contract 6H\n"
+    result = run("auction", "--json", *calls)
+    assert json.loads(result.output) == auction_result(calls)
+    result = run("auction", "6S", "hold")
+    assert result.exit_code == 1 and "illegal at call 1" in result.output
+    assert run("auction", "pass", "pass", "pass").output == "all three passed: the deal is void\n"
+
+
+def test_batch_keeps_order_and_reports_bad_lines():
+    lines = [json.dumps({"calls": ["stay", "pass", "pass"], "id": 1}), "[1, 2",
+             json.dumps({"calls": "6S"}), json.dumps({"calls": ["6S", "6C"]})]
+    result = run("auction", "--batch", "-", input="\n".join(lines) + "\n")
+    assert result.exit_code == 1
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert out[0] == {"calls": ["stay", "pass", "pass"], "id": 1,
+                      "result": auction_result(["stay", "pass", "pass"])}
+    assert out[1]["line"] == 2 and "not valid JSON" in out[1]["error"]
+    assert out[2] == {"line": 3, "error": "a request is an object with a list 'calls'"}
+    assert out[3]["result"] == {"legal": True, "complete": False, "next_player": 2,
+                                "next_legal": ["6D", "pass"]}
+
+
+def test_every_command_is_in_the_readme():
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for name in main.commands:
+        assert f"prefa {name}" in readme, name
