@@ -1,0 +1,71 @@
+"""``prefa score``: settle one deal outcome, or a batch of them."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from prefa_sim.batch import answer_json_line, numbered_lines
+from prefa_sim.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
+
+from .common import user_errors
+
+
+@click.command()
+@click.argument("contract", required=False)
+@click.option("-d", "--declarations", default="",
+              help="Defence declarations in order, e.g. play,pass,together.")
+@click.option("-t", "--tricks", default="",
+              help="Tricks of declarer, first and second defender, e.g. 7,2,1.")
+@click.option("--aces", is_flag=True, help="The declarer announced the four aces.")
+@click.option("--solo", is_flag=True, help="The declarer conceded a solo.")
+@click.option("--pot", type=int, default=1500, show_default=True, help="Kapíkia in the pot.")
+@click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default="normal",
+              show_default=True, help="How a pot smaller than the contract pays.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--batch", type=click.File("r"), default=None,
+              help="Settle JSON Lines requests from FILE ('-' for standard input).")
+def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_json, batch):
+    """Settle one deal with the common pot (RULES §6), e.g.
+
+      prefa score 7H -d play,play -t 8,2,0
+
+    Roles: the declarer, the first defender (the declarer's right-hand
+    neighbour) and the second. Money is in kapíkia.
+    """
+    if batch is not None:
+        if contract:
+            raise click.UsageError("give either CONTRACT or --batch, not both")
+        failed = 0
+        for number, text in numbered_lines(batch):
+            ok, out = answer_json_line(number, text, settle_request)
+            click.echo(out)
+            failed += not ok
+        if failed:
+            click.echo(f"prefa score: {failed} bad line(s), see their error objects", err=True)
+            sys.exit(1)
+        return
+    if not contract:
+        raise click.UsageError("give a CONTRACT such as 7H, or --batch FILE")
+    request = {"contract": contract, "aces": aces, "solo": solo, "pot": pot,
+               "last_contract": last_contract}
+    if declarations:
+        request["declarations"] = [d for d in declarations.replace(" ", "").split(",") if d]
+    with user_errors():
+        if tricks:
+            try:
+                counts = [int(x) for x in tricks.split(",")]
+            except ValueError:
+                raise click.BadParameter(f"{tricks!r} is not three numbers such as 7,2,1",
+                                         param_hint="--tricks") from None
+            request["tricks"] = dict(zip(ROLES, counts, strict=False))
+        result = settle_request(request)
+    if as_json:
+        click.echo(json.dumps({k: result[k] for k in ("pot_delta", "net", "transfers")}))
+        return
+    click.echo(f"pot: {result['pot_delta']:+d}")
+    click.echo(f"{'role':<10}{'transfers':>10}{'net':>8}")
+    for role in ROLES:
+        click.echo(f"{role:<10}{result['transfers'][role]:>+10d}{result['net'][role]:>+8d}")

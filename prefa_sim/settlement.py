@@ -1,0 +1,249 @@
+"""Settlement of one deal with the common pot (RULES §6), as a pure function.
+
+Roles: ``declarer``, ``first`` (the first defender, the declarer's right-hand
+neighbour, who speaks first) and ``second``.  Money is in whole kapíkia.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .contracts import Contract
+
+ROLES = ("declarer", "first", "second")
+DEFENDERS = ("first", "second")
+LastContractMode = Literal["normal", "unbalanced", "fair"]
+LAST_CONTRACT_MODES = ("normal", "unbalanced", "fair")
+
+# Tricks the defence must take, by level: (first, second, lone defender).
+QUOTAS = {6: (2, 2, 2), 7: (2, 1, 2), 8: (1, 1, 1), 9: (1, 0, 1), 10: (0, 0, 0)}
+
+# Tricks credited by a solo concession, by level: (declarer, first, second).
+SOLO_TRICKS = {6: (4, 3, 3), 7: (5, 3, 2), 8: (6, 2, 2), 9: (7, 2, 1), 10: (8, 1, 1)}
+
+
+class SettlementError(ValueError):
+    """A deal outcome that cannot be settled (impossible calls or trick counts)."""
+
+
+@dataclass(frozen=True)
+class Defence:
+    """Who plays against the declarer and on whose account.
+
+    ``players``: the defenders whose cards are in play.  ``caller``: under
+    "together", the defender who bears the brought-in partner's result (else None).
+    """
+
+    players: tuple[str, ...]
+    caller: str | None = None
+
+    @property
+    def partner(self) -> str | None:
+        """The brought-in partner under "together"."""
+        if self.caller is None:
+            return None
+        return "second" if self.caller == "first" else "first"
+
+
+# The seven legal declaration sequences of RULES §4 (first defender, second, first again).
+DEFENCES: dict[tuple[str, ...], Defence] = {
+    ("play", "play"): Defence(("first", "second")),
+    ("play", "pass", "together"): Defence(("first", "second"), caller="first"),
+    ("play", "pass", "alone"): Defence(("first",)),
+    ("pass", "together"): Defence(("first", "second"), caller="second"),
+    ("pass", "play", "together"): Defence(("first", "second"), caller="first"),
+    ("pass", "play", "pass"): Defence(("second",)),
+    ("pass", "pass"): Defence(()),
+}
+
+
+def defence_of(declarations: Sequence[str]) -> Defence:
+    """The defence for a sequence of declarations, or ``SettlementError``."""
+    key = tuple(d.strip().lower() for d in declarations)
+    if key not in DEFENCES:
+        legal = "; ".join(" ".join(k) for k in DEFENCES)
+        raise SettlementError(f"declarations {' '.join(key) or '(none)'} are not a legal "
+                              f"sequence (legal: {legal})")
+    return DEFENCES[key]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What one deal moves: into the pot, and between the players."""
+
+    pot_delta: int
+    """Kapíkia added to the pot (negative when the declarer takes from it)."""
+    transfers: dict[str, int]
+    """Kapíkia each role receives from the others (aces included); they sum to zero."""
+
+    @property
+    def net(self) -> dict[str, int]:
+        """Each role's change, a pot withdrawal counting as the declarer's gain."""
+        net = dict(self.transfers)
+        net["declarer"] -= self.pot_delta
+        return net
+
+
+def ace_payment(level: int) -> int:
+    """What each defender pays for "and the aces": 25 at level 6, 50 above."""
+    return 25 if level == 6 else 50
+
+
+def trick_value(contract: Contract, pot: int, mode: LastContractMode, anyone_down: bool) -> int:
+    """``v`` for this deal: reduced to ``floor(pot / 10)`` for the last contract.
+
+    "normal": reduced whenever the pot holds less than ``10 v``; "unbalanced":
+    reduced only when nobody goes down; "fair": never reduced.
+    """
+    v = contract.trick_value
+    if mode not in LAST_CONTRACT_MODES:
+        raise SettlementError(f"unknown last-contract mode {mode!r} "
+                              f"(expected {', '.join(LAST_CONTRACT_MODES)})")
+    if pot < 10 * v and (mode == "normal" or mode == "unbalanced" and not anyone_down):
+        return max(pot, 0) // 10
+    return v
+
+
+def settle(contract: Contract, declarations: Sequence[str] = (),
+           tricks: Mapping[str, int] | None = None, *, aces: bool = False, solo: bool = False,
+           pot: int = 1500, last_contract: LastContractMode = "normal") -> Settlement:
+    """Settle one deal (RULES §6).
+
+    ``tricks`` maps ``declarer``, ``first`` and ``second`` to the tricks each
+    took; a seat out of play may be left out.  With ``solo`` the declarations and
+    tricks are ignored (the solo table credits the tricks); with both defenders
+    passing no tricks are needed.
+    """
+    if solo:
+        if aces:
+            raise SettlementError("no aces can be announced with a solo")
+        d, f, s = SOLO_TRICKS[contract.level]
+        return _settle_play(contract, Defence(DEFENDERS), {"declarer": d, "first": f,
+                                                           "second": s}, False, pot,
+                            last_contract)
+    defence = defence_of(declarations)
+    if not defence.players:
+        v = trick_value(contract, pot, last_contract, anyone_down=False)
+        payments = [("first", "declarer", ace_payment(contract.level)),
+                    ("second", "declarer", ace_payment(contract.level))] if aces else []
+        return Settlement(-10 * v, _totals(payments))
+    return _settle_play(contract, defence, _check_tricks(tricks, defence), aces, pot,
+                        last_contract)
+
+
+def _check_tricks(tricks: Mapping[str, int] | None, defence: Defence) -> dict[str, int]:
+    if tricks is None:
+        raise SettlementError("tricks are needed when a defender plays")
+    playing = ("declarer", *defence.players)
+    out = {}
+    for role in ROLES:
+        n = tricks.get(role, 0)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 10:
+            raise SettlementError(f"tricks of {role} must be a whole number 0-10, got {n!r}")
+        if role not in playing and n:
+            raise SettlementError(f"the {role} defender did not play but took {n} tricks")
+        out[role] = n
+    if sum(out.values()) != 10:
+        raise SettlementError(f"tricks add up to {sum(out.values())}, expected 10")
+    return out
+
+
+def _settle_play(contract: Contract, defence: Defence, tricks: dict[str, int], aces: bool,
+                 pot: int, mode: LastContractMode) -> Settlement:
+    level = contract.level
+    declarer_tricks = tricks["declarer"]
+    first_quota, second_quota, lone_quota = QUOTAS[level]
+    quota = {"first": first_quota, "second": second_quota}
+    payments: list[tuple[str, str, int]] = []  # (payer, payee, kapíkia)
+    if declarer_tricks < level:  # the declarer goes down
+        factor = 1 if declarer_tricks == level - 1 else 2
+        v = trick_value(contract, pot, mode, anyone_down=True)
+        pot_delta = 10 * v * factor
+        for role in defence.players:
+            payments.append(("declarer", role, tricks[role] * v * factor))
+    else:
+        if len(defence.players) == 2:
+            short = {r: _shortfall(r, tricks, quota) for r in DEFENDERS}
+        else:
+            (lone,) = defence.players
+            short = {lone: max(0, lone_quota - tricks[lone])}
+        if not any(short.values()):  # made
+            v = trick_value(contract, pot, mode, anyone_down=False)
+            pot_delta = -10 * v
+            for role in defence.players:
+                payments.append(("declarer", role, tricks[role] * v))
+        else:  # the defence goes down: the pot does not change
+            v = trick_value(contract, pot, mode, anyone_down=True)
+            pot_delta = 0
+            for role, n in short.items():
+                if not n:
+                    continue
+                payments.append((role, "declarer", declarer_tricks * v * (2 if n >= 2 else 1)))
+                partner = "second" if role == "first" else "first"
+                if partner in short and not short[partner]:
+                    payments.append((role, partner, tricks[partner] * v))
+    if defence.caller is not None:
+        payments = [(_account(p, defence), _account(q, defence), k) for p, q, k in payments]
+    if aces:  # personal, never doubled or reduced, not redirected under "together"
+        amount = ace_payment(level)
+        for role in DEFENDERS:
+            if declarer_tricks < level:
+                payments.append(("declarer", role, amount))
+            else:
+                payments.append((role, "declarer", amount))
+    return Settlement(pot_delta, _totals(payments))
+
+
+def _shortfall(role: str, tricks: Mapping[str, int], quota: Mapping[str, int]) -> int:
+    """Tricks ``role`` lacks after adding the partner's surplus."""
+    partner = "second" if role == "first" else "first"
+    surplus = max(0, tricks[partner] - quota[partner])
+    return max(0, quota[role] - tricks[role] - surplus)
+
+
+def _account(role: str, defence: Defence) -> str:
+    return defence.caller if role == defence.partner else role
+
+
+def _totals(payments: list[tuple[str, str, int]]) -> dict[str, int]:
+    totals = dict.fromkeys(ROLES, 0)
+    for payer, payee, amount in payments:
+        if payer != payee:
+            totals[payer] -= amount
+            totals[payee] += amount
+    return totals
+
+
+def settle_request(obj: Mapping) -> dict:
+    """Settle a JSON request (see ``prefa score --batch``) and add its results."""
+    from .contracts import parse_contract
+
+    if not isinstance(obj, Mapping):
+        raise SettlementError("a request is a JSON object")
+    if not isinstance(obj.get("contract"), str):
+        raise SettlementError("missing field 'contract' (e.g. \"7H\")")
+    contract = parse_contract(obj["contract"])
+    declarations = obj.get("declarations", [])
+    if not isinstance(declarations, list) or not all(isinstance(d, str) for d in declarations):
+        raise SettlementError("'declarations' must be a list such as [\"play\", \"pass\"]")
+    tricks = obj.get("tricks")
+    if tricks is not None and not isinstance(tricks, Mapping):
+        raise SettlementError("'tricks' must map declarer, first, second to tricks")
+    if tricks is not None and set(tricks) - set(ROLES):
+        raise SettlementError(f"unknown role in 'tricks': {sorted(set(tricks) - set(ROLES))}")
+    flags = {}
+    for key in ("aces", "solo"):
+        value = obj.get(key, False)
+        if not isinstance(value, bool):
+            raise SettlementError(f"'{key}' must be true or false")
+        flags[key] = value
+    pot = obj.get("pot", 1500)
+    if not isinstance(pot, int) or isinstance(pot, bool):
+        raise SettlementError("'pot' must be a whole number of kapíkia")
+    mode = obj.get("last_contract", "normal")
+    result = settle(contract, declarations, tricks, aces=flags["aces"], solo=flags["solo"],
+                    pot=pot, last_contract=mode)
+    return {**obj, "pot_delta": result.pot_delta, "net": result.net,
+            "transfers": result.transfers}
