@@ -16,7 +16,7 @@ from .cards import (
     format_hand,
     popcount,
 )
-from .tricks import legal_cards_mask, trick_seats, trick_winner
+from .tricks import legal_cards_mask, play_order_of, trick_winner
 
 
 class PositionError(ValueError):
@@ -51,9 +51,9 @@ class Position:
 
     # -- derived facts -------------------------------------------------------------
     @property
-    def play_order(self) -> list[int]:
+    def play_order(self) -> tuple[int, ...]:
         """Active seats in the order they play to the current trick."""
-        return trick_seats(self.leader, self.active)
+        return play_order_of(self.leader, self.active)
 
     @property
     def to_move(self) -> int:
@@ -89,10 +89,19 @@ class Position:
         hands[seat] &= ~(1 << card)
         trick = (*self.trick, card)
         if len(trick) < len(self.active):
-            return Position(tuple(hands), self.trump, self.leader, self.declarer,
-                            self.active, trick), None
+            return self._successor(tuple(hands), self.leader, trick), None
         winner = trick_winner(trick, self.leader, self.trump, self.active)
-        return Position(tuple(hands), self.trump, winner, self.declarer, self.active), winner
+        return self._successor(tuple(hands), winner, ()), winner
+
+    def _successor(self, hands: tuple[int, int, int], leader: int,
+                   trick: tuple[int, ...]) -> Position:
+        """The position after a legal play: valid by construction, so not checked again."""
+        nxt = object.__new__(Position)
+        for name, value in (("hands", hands), ("trump", self.trump), ("leader", leader),
+                            ("declarer", self.declarer), ("active", self.active),
+                            ("trick", trick)):
+            object.__setattr__(nxt, name, value)
+        return nxt
 
     # -- validation ----------------------------------------------------------------
     def _validate(self) -> None:

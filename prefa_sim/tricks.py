@@ -9,6 +9,7 @@ out of play.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from .cards import NO_TRUMP, SUIT_MASKS, Bitboard, card_suit
 
@@ -46,11 +47,16 @@ def next_seat(seat: int, active: Iterable[int]) -> int:
 
 def trick_seats(leader: int, active: Iterable[int]) -> list[int]:
     """The seats in play order for a trick led by ``leader``."""
-    seats = sorted(set(active))
+    return list(play_order_of(leader, tuple(sorted(set(active)))))
+
+
+@cache
+def play_order_of(leader: int, active: tuple[int, ...]) -> tuple[int, ...]:
+    """Play order from ``leader`` over ``active`` (sorted seats), cached."""
     order = [leader]
-    while len(order) < len(seats):
-        order.append(next_seat(order[-1], seats))
-    return order
+    while len(order) < len(active):
+        order.append(next_seat(order[-1], active))
+    return tuple(order)
 
 
 def trick_winner(cards: Sequence[int], leader: int, trump: int, active: Iterable[int]) -> int:
