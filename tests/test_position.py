@@ -29,7 +29,7 @@ def test_trick_winner_trump_beats_and_under_trump_loses():
 def test_play_order_skips_a_passed_seat():
     hands = (parse_hand("A.-.-.-"), parse_hand("K.-.-.-"), parse_hand("Q.-.-.-"))
     pos = Position(hands, Strain.NT, 2, 0, (0, 2))
-    assert pos.play_order == [2, 0]
+    assert pos.play_order == (2, 0)
     nxt, winner = pos.play(c("QS"))
     assert winner is None and nxt.to_move == 0
     end, winner = nxt.play(c("AS"))
