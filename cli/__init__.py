@@ -5,6 +5,7 @@ import click
 from prefa_sim import __version__
 
 from .auction import auction
+from .game import game
 from .score import score
 from .solve import solve
 
@@ -18,3 +19,4 @@ def main() -> None:
 main.add_command(solve)
 main.add_command(auction)
 main.add_command(score)
+main.add_command(game)

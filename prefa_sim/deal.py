@@ -121,8 +121,10 @@ class Deal:
     claim_answers: list[bool] = field(default_factory=list)
     settlement: Settlement | None = None
     history: list[tuple[int, Action]] = field(default_factory=list)
+    hands_dealt: list[Bitboard] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.hands_dealt = list(self.hands)  # the hands as dealt, before the widow
         dealt = 0
         for mask in [*self.hands, self.widow]:
             if dealt & mask:

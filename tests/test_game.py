@@ -1,0 +1,97 @@
+"""Whole games: scripted and random, money exact and summing to zero."""
+
+import json
+import random
+from fractions import Fraction
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prefa_sim.cards import format_cards, parse_deal
+from prefa_sim.cli import main
+from prefa_sim.game import STAKE, Game, parse_action, play_random_game
+from prefa_sim.position import Position
+from prefa_sim.solver import Solver
+
+EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
+
+
+def optimal_actions():
+    """A scripted deal: seat 0 (first hand, dealer 2) declares 7H and both play it out."""
+    hands, widow = parse_deal(EXAMPLE)
+    actions = ["6S", "pass", "pass", "discard 8C TC", "7H", "play", "play"]
+    hands12 = list(hands)
+    hands12[0] = (hands[0] | widow) & ~(1 << 9) & ~(1 << 11)  # without 8C and TC
+    pos = Position(tuple(hands12), 3, 0, 0)
+    for _, card in Solver().play_line(pos):
+        actions.append(format_cards(1 << card)[0])
+    return actions
+
+
+def test_scripted_game_score_sheet():
+    actions = optimal_actions()
+    lines = [json.dumps({"deal": EXAMPLE, "actions": actions}),
+             json.dumps({"deal": EXAMPLE, "actions": ["pass", "pass", "pass"]}),
+             json.dumps({"deal": EXAMPLE, "actions": ["6S", "hold"]}),
+             json.dumps({"deal": EXAMPLE, "actions": ["6S", "pass"]})]
+    result = CliRunner().invoke(main, ["game", "-", "--json", "--dealer", "2"],
+                                input="\n".join(lines))
+    assert result.exit_code == 1
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    first, second, errors, final = out[0], out[1], out[2:4], out[4]
+    # Seat 2 deals first, so seat 0 is first hand and declares; 7H makes with optimal play.
+    assert first["dealer"] == 2 and first["declarer"] == 0 and first["contract"] == "7H"
+    assert first["tricks"][0] == 7 and first["pot_delta"] == -70
+    assert second["void"] is True and second["dealer"] == 0
+    assert errors[0]["line"] == 3 and "hold is not legal" in errors[0]["error"]
+    assert errors[1]["line"] == 4 and "before the deal is over" in errors[1]["error"]
+    assert final["deals"] == 2
+    results = [Fraction(r) for r in final["results"]]
+    assert sum(results) == 0
+    assert final["pot"] == 1500 + first["pot_delta"]
+
+
+def test_parse_action_by_phase():
+    hands, widow = parse_deal(EXAMPLE)
+    game = Game(dealer=2)
+    deal = game.new_deal(hands, widow)
+    for token in ("6S", "pass", "pass", "discard TC 8C", "7H", "play"):
+        deal.apply(parse_action(deal, token))
+    assert deal.phase == "defence"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["normal", "unbalanced", "fair"]))
+def test_random_games_money_is_exact(seed, mode):
+    previous_pot = 3 * STAKE
+    game = None
+    for game, deal in play_random_game(seed, max_deals=60, last_contract=mode):
+        if deal.settlement is not None:
+            assert sum(deal.settlement.transfers.values()) == 0
+            assert game.pot == previous_pot + deal.settlement.pot_delta
+        if mode == "normal":
+            assert game.pot >= 0
+        previous_pot = game.pot
+        assert sum(game.results()) == 0
+    assert game is not None and (game.over or game.deals == 60)
+
+
+def test_a_game_ends_when_the_pot_is_spent():
+    # Both defenders always pass: every deal takes 10 v from the pot until it is spent.
+    game = Game()
+    rng = random.Random(4)
+    while not game.over:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)]
+        deal = game.new_deal(hands, (1 << deck[30]) | (1 << deck[31]))
+        for token in ("6S", "pass", "pass", "discard " + " ".join(
+                format_cards(deal.hands[(game.dealer + 1) % 3] | deal.widow)[:2]), "10NT",
+                "pass", "pass"):
+            deal.apply(parse_action(deal, token))
+        game.record(deal)
+    # 10NT is worth 100; 15 deals spend the pot exactly.
+    assert game.deals == 15 and game.pot == 0
+    assert game.results() == [Fraction(v) for v in (
+        sum(100 for d in range(15) if (d + 1) % 3 == s) - STAKE for s in range(3))]
