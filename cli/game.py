@@ -11,6 +11,7 @@ import click
 from prefa_sim.cards import format_deal, parse_deal
 from prefa_sim.deal import IllegalActionError
 from prefa_sim.game import Game, parse_action, play_random_game
+from prefa_sim.kasa import KasaGame
 from prefa_sim.settlement import LAST_CONTRACT_MODES
 
 
@@ -23,9 +24,12 @@ from prefa_sim.settlement import LAST_CONTRACT_MODES
               help="End by agreement after this many deals.")
 @click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default="normal",
               show_default=True, help="How a pot smaller than the contract pays.")
+@click.option("--kasa", type=click.IntRange(min=1), default=None,
+              help="Score with a personal kása of this many units each (RULES §7) instead "
+                   "of the common pot.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per deal, then one with the final results.")
-def game(script, seed, dealer, max_deals, last_contract, as_json):
+def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
     """Play a game and print the score sheet after each deal.
 
     SCRIPT is JSON Lines, one deal per line, the deal passing one seat on each
@@ -39,12 +43,13 @@ def game(script, seed, dealer, max_deals, last_contract, as_json):
         raise click.UsageError("give a SCRIPT file or --seed, not both")
     failed = 0
     if seed is not None:
-        rounds = play_random_game(seed, max_deals, last_contract, dealer)
+        rounds = play_random_game(seed, max_deals, last_contract, dealer, kasa)
         game_state = None
         for game_state, deal in rounds:
             _report(game_state, deal, as_json)
     else:
-        game_state = Game(dealer=dealer, last_contract=last_contract)
+        game_state = Game(dealer=dealer, last_contract=last_contract,
+                          kasa=KasaGame([kasa] * 3) if kasa else None)
         for number, line in enumerate(script, start=1):
             if not line.strip() or game_state.over or game_state.deals >= max_deals:
                 continue
@@ -93,7 +98,10 @@ def _exact(x: Fraction) -> str:
 
 def _report(game_state: Game, deal, as_json: bool) -> None:
     dealer = (game_state.dealer - 1) % 3
-    accounts = [game_state.from_pot[s] + game_state.won[s] for s in range(3)]
+    if game_state.kasa is not None:
+        accounts = list(game_state.kasa.kapikia)
+    else:
+        accounts = [game_state.from_pot[s] + game_state.won[s] for s in range(3)]
     if as_json:
         obj = {"deal": game_state.deals, "dealer": dealer,
                "cards": format_deal(deal.hands_dealt, deal.widow), "void": deal.phase == "void"}
@@ -101,7 +109,10 @@ def _report(game_state: Game, deal, as_json: bool) -> None:
             obj.update(declarer=deal.declarer, contract=str(deal.contract), solo=deal.solo,
                        aces=deal.aces, declarations=deal.declarations, tricks=deal.tricks,
                        pot_delta=deal.settlement.pot_delta)
-        obj.update(pot=game_state.pot, accounts=accounts)
+        if game_state.kasa is not None:
+            obj.update(kasa=list(game_state.kasa.kasa), kapikia=accounts)
+        else:
+            obj.update(pot=game_state.pot, accounts=accounts)
         click.echo(json.dumps(obj))
         return
     if deal.settlement is None:
@@ -111,7 +122,9 @@ def _report(game_state: Game, deal, as_json: bool) -> None:
                 + (" solo" if deal.solo else f" {'-'.join(deal.declarations)}")
                 + ("" if deal.solo or not deal.position else
                    f", tricks {'/'.join(map(str, deal.tricks))}"))
-    click.echo(f"deal {game_state.deals:>3} (dealer {dealer}): {what:<44} pot {game_state.pot:>5}"
+    money = ("kása " + " ".join(f"{k:>3d}" for k in game_state.kasa.kasa)
+             if game_state.kasa is not None else f"pot {game_state.pot:>5}")
+    click.echo(f"deal {game_state.deals:>3} (dealer {dealer}): {what:<44} {money}"
                f"  accounts {' '.join(f'{a:>+6d}' for a in accounts)}")
 
 
@@ -119,8 +132,11 @@ def _final(game_state: Game, as_json: bool) -> None:
     results = game_state.results()
     if as_json:
         click.echo(json.dumps({"final": True, "deals": game_state.deals, "pot": game_state.pot,
+                               "over": game_state.over,
                                "results": [str(r) for r in results]}))
         return
-    ended = "pot spent" if game_state.over else "ended by agreement"
-    click.echo(f"final after {game_state.deals} deals ({ended}), pot {game_state.pot}: "
+    ended = ("all kásas empty" if game_state.kasa is not None else "pot spent") \
+        if game_state.over else "ended by agreement"
+    left = "" if game_state.kasa is not None else f", pot {game_state.pot}"
+    click.echo(f"final after {game_state.deals} deals ({ended}){left}: "
                + ", ".join(f"seat {s} {_exact(r)}" for s, r in enumerate(results)))

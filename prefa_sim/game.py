@@ -29,6 +29,7 @@ from .deal import (
     Play,
     Solo,
 )
+from .kasa import KasaGame
 from .settlement import LastContractMode
 
 STAKE = 500
@@ -80,10 +81,18 @@ class Game:
     won: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Kapíkia each seat won from the others, less what it lost to them."""
     deals: int = 0
+    kasa: KasaGame | None = None
+    """With the personal-kása scoring (RULES §7) instead of the common pot."""
+
+    def __post_init__(self) -> None:
+        if self.kasa is not None:
+            self.last_contract = "fair"  # no common pot: trick values are never reduced
 
     @property
     def over(self) -> bool:
-        """No contract can be paid any more."""
+        """No contract can be paid any more (every kása empty, with the kása scoring)."""
+        if self.kasa is not None:
+            return self.kasa.over
         return self.pot < MIN_POT
 
     def new_deal(self, hands: list[int], widow: int) -> Deal:
@@ -95,7 +104,9 @@ class Game:
         """Book a finished deal and pass the deal to the next dealer."""
         if not deal.is_terminal():
             raise IllegalActionError("only a finished deal can be recorded")
-        if deal.settlement is not None:
+        if deal.settlement is not None and self.kasa is not None:
+            self.kasa.record(deal.declarer, deal.settlement)
+        elif deal.settlement is not None:
             s = deal.settlement
             self.pot += s.pot_delta
             self.from_pot[deal.declarer] -= s.pot_delta
@@ -106,6 +117,8 @@ class Game:
 
     def results(self) -> list[Fraction]:
         """Each seat's result so far if the game ended now (sums to exactly zero)."""
+        if self.kasa is not None:
+            return [Fraction(k) for k in self.kasa.kapikia]
         share = Fraction(self.pot, 3)
         return [self.from_pot[s] - STAKE + share + self.won[s] for s in range(3)]
 
@@ -119,10 +132,13 @@ def random_cards(rng: random.Random) -> tuple[list[int], int]:
 
 
 def play_random_game(seed: int, max_deals: int = 1000,
-                     last_contract: LastContractMode = "normal", dealer: int = 0):
-    """Yield ``(game, deal)`` after each deal of a game of random legal actions."""
+                     last_contract: LastContractMode = "normal", dealer: int = 0,
+                     kasa: int | None = None):
+    """Yield ``(game, deal)`` after each deal of a game of random legal actions
+    (with ``kasa`` units each, the personal-kása scoring)."""
     rng = random.Random(seed)
-    game = Game(dealer=dealer, last_contract=last_contract)
+    game = Game(dealer=dealer, last_contract=last_contract,
+                kasa=KasaGame([kasa] * 3) if kasa else None)
     while not game.over and game.deals < max_deals:
         deal = game.new_deal(*random_cards(rng))
         while not deal.is_terminal():

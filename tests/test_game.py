@@ -95,3 +95,23 @@ def test_a_game_ends_when_the_pot_is_spent():
     assert game.deals == 15 and game.pot == 0
     assert game.results() == [Fraction(v) for v in (
         sum(100 for d in range(15) if (d + 1) % 3 == s) - STAKE for s in range(3))]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_random_kasa_games(seed):
+    game = None
+    for game, _ in play_random_game(seed, max_deals=80, kasa=4):
+        assert all(k >= 0 for k in game.kasa.kasa)
+        assert sum(game.results()) == 0
+    assert game.over or game.deals == 80
+    assert game.pot == 3 * STAKE  # the common pot is not used
+
+
+def test_kasa_game_from_the_command_line():
+    result = CliRunner().invoke(main, ["game", "--seed", "3", "--kasa", "5", "--json",
+                                       "--max-deals", "6"])
+    assert result.exit_code == 0
+    out = [json.loads(x) for x in result.output.splitlines()]
+    assert len(out) == 7 and all("kasa" in o for o in out[:6])
+    assert [Fraction(r) for r in out[-1]["results"]] == [Fraction(k) for k in out[5]["kapikia"]]
