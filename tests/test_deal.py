@@ -107,7 +107,7 @@ def test_claim_accepted_and_rejected():
     assert deal.settlement.transfers == {"declarer": 210, "first": -140, "second": -70}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_legal_playouts(seed):
     rng = random.Random(seed)

@@ -70,3 +70,28 @@ def test_excess_is_struck_from_the_fullest_kasa():
     game = KasaGame(kasa=[3, 3, 0])
     game.strike(2, 2)
     assert game.kasa == [1, 3, 0] and game.kapikia == [-20, 0, 20]
+
+
+def test_greek_guide_examples():
+    # prefa-guide-el.txt, kása of 40.  Players No1, No2, No3 are seats 0, 1, 2.
+    # No3 declares 7H and makes 7; No1 takes 2, No2 one: kása 40 -> 33, No1 +14, No2 +7.
+    game = KasaGame(kasa=[40, 40, 40])
+    game.record(2, settle(parse_contract("7H"), ["play", "play"],
+                          {"declarer": 7, "first": 2, "second": 1}, last_contract="fair"))
+    assert game.kasa == [40, 40, 33] and game.kapikia == [14, 7, -21]
+    # No2 declares diamonds (6D, value 4) and takes 5; No3 four, No1 one: one down,
+    # kása +4, pays 16 to No3 and 4 to No1.
+    game = KasaGame(kasa=[40, 40, 40])
+    game.record(1, settle(parse_contract("6D"), ["play", "play"],
+                          {"declarer": 5, "first": 4, "second": 1}, last_contract="fair"))
+    assert game.kasa == [40, 44, 40] and game.kapikia == [4, -20, 16]
+    # The same with 4 / 4 / 2: two down ("solo mésa"), kása +8, everything doubled.
+    game = KasaGame(kasa=[40, 40, 40])
+    game.record(1, settle(parse_contract("6D"), ["play", "play"],
+                          {"declarer": 4, "first": 4, "second": 2}, last_contract="fair"))
+    assert game.kasa == [40, 48, 40] and game.kapikia == [16, -48, 32]
+    # A declarer with an empty kása who makes diamonds strikes 4 off the largest kása
+    # and takes 40 kapíkia from its owner (both defenders passed here).
+    game = KasaGame(kasa=[12, 0, 30])
+    game.record(1, settle(parse_contract("6D"), ["pass", "pass"], last_contract="fair"))
+    assert game.kasa == [12, 0, 26] and game.kapikia == [0, 40, -40]

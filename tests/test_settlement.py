@@ -124,3 +124,40 @@ def test_bad_tricks():
         settle(C("7H"), ["play", "pass", "alone"], t(7, 2, 1))
     with pytest.raises(SettlementError, match="tricks are needed"):
         settle(C("7H"), ["play", "play"])
+
+
+@pytest.mark.parametrize("contract, pot, transfers", [
+    # RULES §3 solo table, spades: credited tricks (4,3,3) (5,3,2) (6,2,2) (7,2,1) (8,1,1).
+    ("6S", 40, (-24, 12, 12)),    # v = 2: 20 v, 3 x 4, 3 x 4
+    ("7S", 140, (-70, 42, 28)),   # v = 7
+    ("8S", 160, (-64, 32, 32)),   # v = 8
+    ("9S", 180, (-54, 36, 18)),   # v = 9
+    ("10S", 200, (-40, 20, 20)),  # v = 10
+])
+def test_solo_table(contract, pot, transfers):
+    check(settle(C(contract), solo=True), pot, transfers)
+
+
+@pytest.mark.parametrize("level, lone_quota", [(6, 2), (7, 2), (8, 1), (9, 1), (10, 0)])
+def test_lone_quota_table(level, lone_quota):
+    contract = C(f"{level}H")
+    v = contract.trick_value
+    # The lone defender with exactly the lone quota: paid as made.
+    made = settle(contract, ["play", "pass", "alone"], t(10 - lone_quota, lone_quota))
+    assert made.pot_delta == -10 * v and made.transfers["first"] == lone_quota * v
+    if lone_quota:
+        # One trick less: one short, pays the declarer's tricks x v.
+        short = settle(contract, ["play", "pass", "alone"], t(11 - lone_quota, lone_quota - 1))
+        assert short.pot_delta == 0 and short.transfers["first"] == -(11 - lone_quota) * v
+
+
+@pytest.mark.parametrize("level, first, second", [(6, 2, 2), (7, 2, 1), (8, 1, 1), (9, 1, 0),
+                                                   (10, 0, 0)])
+def test_pair_quota_table(level, first, second):
+    contract = C(f"{level}S")
+    # Each defender with exactly their quota: made, nobody short.
+    assert settle(contract, ["play", "play"], t(10 - first - second, first, second)).pot_delta < 0
+    if first:
+        # The first defender one short (no surplus from the second): defence down.
+        s = settle(contract, ["play", "play"], t(11 - first - second, first - 1, second))
+        assert s.pot_delta == 0 and s.transfers["first"] < 0
