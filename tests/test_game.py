@@ -61,7 +61,7 @@ def test_parse_action_by_phase():
     assert deal.phase == "defence"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["normal", "unbalanced", "fair"]))
 def test_random_games_money_is_exact(seed, mode):
     previous_pot = 3 * STAKE
