@@ -8,7 +8,8 @@ import sys
 import click
 
 from prefa_sim.auction import auction_result
-from prefa_sim.batch import answer_json_line, numbered_lines
+
+from .common import run_json_batch
 
 SEAT_NAMES = ("first hand", "second hand", "the dealer")
 
@@ -29,14 +30,7 @@ def auction(calls, as_json, batch):
     if batch is not None:
         if calls:
             raise click.UsageError("give either CALLS or --batch, not both")
-        failed = 0
-        for number, text in numbered_lines(batch):
-            ok, out = answer_json_line(number, text, _with_result)
-            click.echo(out)
-            failed += not ok
-        if failed:
-            click.echo(f"prefa auction: {failed} bad line(s), see their error objects", err=True)
-            sys.exit(1)
+        run_json_batch(batch, _with_result, "auction")
         return
     result = auction_result(list(calls))
     if as_json:

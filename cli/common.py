@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 
 import click
+
+from prefa_sim.batch import answer_json_line, numbered_lines
 
 
 @contextlib.contextmanager
@@ -35,3 +38,16 @@ class SeatList(click.ParamType):
 
 
 SEAT = click.IntRange(0, 2)
+
+
+def run_json_batch(lines: Iterable[str], answer_fn: Callable[[dict], dict], command: str) -> None:
+    """Answer JSON Lines one by one on standard output; a bad line becomes an error object,
+    the others go on, and the exit status is 1 at the end if any line was bad."""
+    failed = 0
+    for number, text in numbered_lines(lines):
+        ok, out = answer_json_line(number, text, answer_fn)
+        click.echo(out)
+        failed += not ok
+    if failed:
+        click.echo(f"prefa {command}: {failed} bad line(s), see their error objects", err=True)
+        sys.exit(1)

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from prefa_sim.batch import answer_json_line, numbered_lines
 from prefa_sim.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
 
-from .common import user_errors
+from .common import run_json_batch, user_errors
 
 
 @click.command()
@@ -38,14 +36,7 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
     if batch is not None:
         if contract:
             raise click.UsageError("give either CONTRACT or --batch, not both")
-        failed = 0
-        for number, text in numbered_lines(batch):
-            ok, out = answer_json_line(number, text, settle_request)
-            click.echo(out)
-            failed += not ok
-        if failed:
-            click.echo(f"prefa score: {failed} bad line(s), see their error objects", err=True)
-            sys.exit(1)
+        run_json_batch(batch, settle_request, "score")
         return
     if not contract:
         raise click.UsageError("give a CONTRACT such as 7H, or --batch FILE")
