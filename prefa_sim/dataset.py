@@ -1,0 +1,112 @@
+"""The simulation dataset: one Parquet row per (deal, declarer, strain).
+
+One row per declarer and strain (rather than one per deal) because every
+question the statistics ask is about one declarer in one strain: make-rates
+by strain and hand shape, defence quotas by mode, bidding success.  A
+``groupby`` over plain columns answers them without unpacking lists, in
+pandas, DuckDB or Spark alike.  The three defence modes stay side by side in
+one row because they are always compared with each other.
+
+Columns (see ``SCHEMA``; masks use the bit layout of ``prefa_sim.cards``,
+decoded by ``prefa_sim.cards.format_hand``):
+
+=====================  =======  ===============================================================
+column                 type     meaning
+=====================  =======  ===============================================================
+deal                   int64    index of the deal in the run (0, 1, ...), stable for a seed
+dealer                 int8     dealing seat
+hand0 hand1 hand2      uint32   the three hands as dealt (seat order)
+widow                  uint32   the two widow cards
+declarer               int8     declaring seat
+position               int8     the declarer's place: 0 first hand, 1 second hand, 2 dealer
+strain                 string   S, C, D, H or NT
+tricks_both            int8     best declarer tricks with the widow, both defenders playing
+tricks_first           int8     the same, only the first defender (declarer's right) playing
+tricks_second          int8     the same, only the second defender playing
+discard_both ...       uint32   a best discard per mode (two-card mask)
+best_discards_both ..  int8     how many of the 66 discards reach the best, per mode
+len_s len_c len_d      int8     suit lengths of the declarer's ten cards before the widow
+len_h
+longest                int8     the longest suit's length
+aces kings queens      int8     honours held (before the widow)
+jacks
+trumps                 int8     cards held in the strain (0 in NT)
+trump_top3             int8     how many of the strain's A, K, Q are held (0 in NT)
+=====================  =======  ===============================================================
+
+A mode that was not studied (``--modes``) leaves its columns null.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from .cards import Strain, popcount
+from .tables import MODES, TableRow
+
+SCHEMA = pa.schema(
+    [
+        ("deal", pa.int64()),
+        ("dealer", pa.int8()),
+        ("hand0", pa.uint32()),
+        ("hand1", pa.uint32()),
+        ("hand2", pa.uint32()),
+        ("widow", pa.uint32()),
+        ("declarer", pa.int8()),
+        ("position", pa.int8()),
+        ("strain", pa.string()),
+        *[(f"tricks_{m}", pa.int8()) for m in MODES],
+        *[(f"discard_{m}", pa.uint32()) for m in MODES],
+        *[(f"best_discards_{m}", pa.int8()) for m in MODES],
+        ("len_s", pa.int8()),
+        ("len_c", pa.int8()),
+        ("len_d", pa.int8()),
+        ("len_h", pa.int8()),
+        ("longest", pa.int8()),
+        ("aces", pa.int8()),
+        ("kings", pa.int8()),
+        ("queens", pa.int8()),
+        ("jacks", pa.int8()),
+        ("trumps", pa.int8()),
+        ("trump_top3", pa.int8()),
+    ]
+)
+
+
+def hand_features(hand: int, strain: Strain) -> dict[str, int]:
+    """The feature columns of a declarer's ten cards for a strain."""
+    lengths = [popcount((hand >> (8 * s)) & 0xFF) for s in range(4)]
+    features = dict(zip(("len_s", "len_c", "len_d", "len_h"), lengths, strict=True))
+    features["longest"] = max(lengths)
+    for name, rank in (("aces", 7), ("kings", 6), ("queens", 5), ("jacks", 4)):
+        features[name] = popcount(hand & (0x01010101 << rank))
+    if strain == Strain.NT:
+        features["trumps"] = features["trump_top3"] = 0
+    else:
+        suit = (hand >> (8 * int(strain))) & 0xFF
+        features["trumps"] = popcount(suit)
+        features["trump_top3"] = popcount(suit & 0xE0)
+    return features
+
+
+def table_records(deal_index: int, hands, widow: int, dealer: int,
+                  rows: list[TableRow]) -> list[dict]:
+    """Dataset records (``SCHEMA`` columns) for one deal's table rows."""
+    records = []
+    for row in rows:
+        record = {"deal": deal_index, "dealer": dealer, "hand0": hands[0], "hand1": hands[1],
+                  "hand2": hands[2], "widow": widow, "declarer": row.declarer,
+                  "position": (row.declarer - dealer - 1) % 3, "strain": row.strain.name}
+        for mode in MODES:
+            record[f"tricks_{mode}"] = row.tricks.get(mode)
+            pair = row.discard.get(mode)
+            record[f"discard_{mode}"] = None if pair is None else (1 << pair[0]) | (1 << pair[1])
+            record[f"best_discards_{mode}"] = row.best_discards.get(mode)
+        record.update(hand_features(hands[row.declarer], row.strain))
+        records.append(record)
+    return records
+
+
+def records_table(records: list[dict]) -> pa.Table:
+    """An Arrow table of records in ``SCHEMA``."""
+    return pa.Table.from_pylist(records, schema=SCHEMA)
