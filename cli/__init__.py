@@ -7,6 +7,7 @@ from prefa_sim import __version__
 from .auction import auction
 from .game import game
 from .score import score
+from .simulate import show, simulate_command
 from .solve import solve
 
 
@@ -20,3 +21,5 @@ main.add_command(solve)
 main.add_command(auction)
 main.add_command(score)
 main.add_command(game)
+main.add_command(simulate_command, name="simulate")
+main.add_command(show)

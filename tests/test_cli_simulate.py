@@ -1,0 +1,48 @@
+"""`prefa simulate` and `prefa show` from the command line."""
+
+import pandas as pd
+from click.testing import CliRunner
+
+from prefa_sim.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_simulate_show_and_refuse_to_overwrite(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "-n", "4", "--seed", "3", "-o", str(out), "-w", "1", "--strains", "h,nt",
+            "--declarers", "1", "--chunk-size", "2"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "seed 3: 4 deals in 2 chunks" in result.stderr
+    data = pd.read_parquet(out)
+    assert len(data) == 4 * 2 and set(data["strain"]) == {"H", "NT"}
+    assert set(data["declarer"]) == {1}
+    rate = (data.loc[data.strain == "H", "tricks_both"] >= 6).mean()
+    assert f"{100 * rate:.1f}%" in result.stdout
+    again = run(*args)
+    assert again.exit_code == 1 and "--resume" in again.output
+    shown = run("show", str(out), "-n", "1")
+    assert shown.exit_code == 0 and shown.output.startswith("deal 0 (dealer seat 0)")
+    assert len(shown.output.splitlines()) == 1 + 3 + 1 + 1 + 2
+
+
+def test_simulate_scenario_and_errors(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('dealer = 1\nconstraints = ["first.aces >= 2"]\n')
+    out = tmp_path / "run"
+    result = run("simulate", str(scenario), "-n", "2", "-o", str(out), "-w", "1",
+                 "--modes", "both", "--strains", "S", "--declarers", "2")
+    assert result.exit_code == 0, result.output
+    data = pd.read_parquet(out)
+    first = (1 + 1) % 3
+    assert all(bin(int(h) & 0x80808080).count("1") >= 2 for h in data[f"hand{first}"])
+    bad = tmp_path / "bad.toml"
+    bad.write_text('constraints = ["first.aces >>> 2"]\n')
+    result = run("simulate", str(bad), "-n", "2", "-o", str(tmp_path / "x"))
+    assert result.exit_code == 1 and "constraint 1" in result.output
+    result = run("simulate", "-n", "2", "--strains", "X", "-o", str(tmp_path / "y"))
+    assert result.exit_code == 2 and "--strains" in result.output
+    assert run("show", str(tmp_path / "missing")).exit_code == 2
