@@ -140,7 +140,11 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool) -> list
             raise RunError(f"{out_dir} holds a run with other settings; --resume needs the "
                            "same seed, size, scenario and options (or use --force)")
     else:
-        for old in [*out_dir.glob("part-*.parquet"), *out_dir.glob(".part-*.parquet.tmp*")]:
+        old_parts = [*out_dir.glob("part-*.parquet"), *out_dir.glob(".part-*.parquet.tmp*")]
+        if old_parts and not force:
+            raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
+                           "another folder, or --force to replace them")
+        for old in old_parts:
             old.unlink()
         temporary = out_dir / f".{MANIFEST}.tmp"
         temporary.write_text(json.dumps(config.to_json(), indent=1))

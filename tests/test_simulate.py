@@ -44,6 +44,11 @@ def test_resume_after_a_lost_chunk_and_no_silent_overwrite(tmp_path):
         simulate(RunConfig(**{**CONFIG.to_json(), "deals": 8}), out, resume=True)
     assert json.loads((out / MANIFEST).read_text()) == CONFIG.to_json()
     simulate(CONFIG, out, force=True)
+    # Parts that are not of a prefa-sim run are never deleted silently.
+    (out / MANIFEST).unlink()
+    with pytest.raises(RunError, match="no run of prefa-sim"):
+        simulate(CONFIG, out)
+    assert chunk_path(out, 0).exists()
 
 
 def test_stored_tricks_match_direct_solving(tmp_path, solver):
