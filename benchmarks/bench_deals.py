@@ -12,14 +12,13 @@ import random
 import time
 
 from prefa_sim.deal import Deal
+from prefa_sim.game import random_cards
 
 
 def play_random_deal(rng: random.Random, dealer: int) -> Deal:
     """Deal the cards and take random legal actions until the deal ends."""
-    deck = list(range(32))
-    rng.shuffle(deck)
-    hands = [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)]
-    deal = Deal(hands, (1 << deck[30]) | (1 << deck[31]), dealer)
+    hands, widow = random_cards(rng)
+    deal = Deal(hands, widow, dealer)
     while not deal.is_terminal():
         deal.apply(rng.choice(deal.legal_actions()))
     return deal
