@@ -49,10 +49,13 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
               help="Defence modes: both defenders, or the first or second alone.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=25, show_default=True,
               help="Deals per Parquet file.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the chunks on this Dask distributed scheduler (OUT must be on a file "
+                   "system the workers share).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
 def simulate_command(scenario, deals, seed, out_dir, workers, declarers, strains, modes,
-                     chunk_size, resume, force):
+                     chunk_size, scheduler, resume, force):
     """Deal and solve DEALS deals double-dummy with the widow, for every declarer,
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
@@ -80,12 +83,14 @@ def simulate_command(scenario, deals, seed, out_dir, workers, declarers, strains
         click.echo(f"{out} already holds this finished run; its summary follows "
                    "(--force to run it again)", err=True)
     else:
-        click.echo(f"seed {seed}: {deals} deals in {config.chunks} chunks into {out}, "
-                   f"{workers} worker(s)", err=True)
+        where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
+        click.echo(f"seed {seed}: {deals} deals in {config.chunks} chunks into {out}, {where}",
+                   err=True)
         with user_errors():
             try:
-                simulate(config, out, workers, resume, force, _progress(deals, config))
-            except RunError as exc:
+                simulate(config, out, workers, resume, force, _progress(deals, config),
+                         scheduler)
+            except (RunError, OSError) as exc:
                 raise click.ClickException(str(exc)) from None
         click.echo("", err=True)
     click.echo(make_rate_summary(out))

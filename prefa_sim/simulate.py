@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -69,7 +70,7 @@ class RunConfig:
         return data
 
 
-_worker_solver: Solver | None = None
+_worker = threading.local()  # one solver per worker thread: solvers are not thread-safe
 
 
 def chunk_table(config: RunConfig, index: int, solver: Solver | None = None) -> pa.Table:
@@ -89,10 +90,9 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None) -> 
 
 
 def _get_solver() -> Solver:
-    global _worker_solver
-    if _worker_solver is None:
-        _worker_solver = Solver()
-    return _worker_solver
+    if not hasattr(_worker, "solver"):
+        _worker.solver = Solver()
+    return _worker.solver
 
 
 def chunk_path(out_dir: Path, index: int) -> Path:
@@ -154,27 +154,47 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool) -> list
     return [i for i in range(config.chunks) if not chunk_path(out_dir, i).exists()]
 
 
-def run_chunks(config: RunConfig, out_dir: Path, chunks: list[int], workers: int
-               ) -> Iterator[tuple[int, int]]:
-    """Run ``chunks`` on a local process pool (or inline with one worker); yields as done."""
+def run_chunks(config: RunConfig, out_dir: Path, chunks: list[int], workers: int,
+               scheduler: str | None = None) -> Iterator[tuple[int, int]]:
+    """Run ``chunks`` and yield ``(chunk, rows)`` as each is written.
+
+    With ``scheduler`` (a Dask distributed address, or a ``Client``), on that
+    cluster: its workers need prefa-sim installed and ``out_dir`` on a shared
+    file system.  Otherwise on a local process pool (inline with one worker).
+    """
+    jobs = [(config, str(out_dir), index) for index in chunks]
+    if scheduler is not None:
+        from distributed import Client, as_completed
+
+        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+        try:
+            futures = client.map(_write_chunk_job, jobs, pure=False)
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            if client is not scheduler:
+                client.close()
+        return
     if workers <= 1:
         for index in chunks:
             yield write_chunk(config, out_dir, index)
         return
-    jobs = [(config, str(out_dir), index) for index in chunks]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap_unordered(_write_chunk_job, jobs)
 
 
 def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: bool = False,
-             force: bool = False, progress: Callable[[int, int, float], None] | None = None
-             ) -> Path:
-    """Run (or finish) a simulation into ``out_dir``; ``progress(done, total, seconds)``."""
+             force: bool = False, progress: Callable[[int, int, float], None] | None = None,
+             scheduler=None) -> Path:
+    """Run (or finish) a simulation into ``out_dir``; ``progress(done, total, seconds)``.
+
+    ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on.
+    """
     out_dir = Path(out_dir)
     todo = prepare(config, out_dir, resume, force)
     start = time.perf_counter()
     done = config.chunks - len(todo)
-    for _ in run_chunks(config, out_dir, todo, workers):
+    for _ in run_chunks(config, out_dir, todo, workers, scheduler):
         done += 1
         if progress:
             progress(done, config.chunks, time.perf_counter() - start)

@@ -46,3 +46,20 @@ def test_simulate_scenario_and_errors(tmp_path):
     result = run("simulate", "-n", "2", "--strains", "X", "-o", str(tmp_path / "y"))
     assert result.exit_code == 2 and "--strains" in result.output
     assert run("show", str(tmp_path / "missing")).exit_code == 2
+
+
+def test_simulate_on_a_dask_scheduler(tmp_path):
+    from distributed import LocalCluster
+
+    args = ["simulate", "-n", "2", "--seed", "9", "--strains", "S", "--declarers", "0",
+            "--modes", "both", "--chunk-size", "1"]
+    local = run(*args, "-o", str(tmp_path / "local"), "-w", "1")
+    assert local.exit_code == 0, local.output
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        result = run(*args, "-o", str(tmp_path / "dask"), "--scheduler",
+                     cluster.scheduler_address)
+    assert result.exit_code == 0, result.output
+    assert "scheduler tcp://" in result.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local").sort_values("deal"),
+                                  pd.read_parquet(tmp_path / "dask").sort_values("deal"))

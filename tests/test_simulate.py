@@ -76,3 +76,13 @@ def test_scenario_runs_keep_fixed_cards_and_metadata(tmp_path):
     meta = json.loads(pq.read_schema(chunk_path(out, 0)).metadata[b"prefa_sim"])
     assert meta["root_seed"] == 7 and meta["config"]["scenario_text"] == "dealer = 2"
     assert set(meta["versions"]) == {"prefa-sim", "numpy", "numba", "pyarrow"}
+
+
+def test_dask_cluster_gives_the_same_data_as_a_local_run(tmp_path):
+    from distributed import Client, LocalCluster
+
+    local = read(simulate(CONFIG, tmp_path / "local", workers=1))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        on_dask = read(simulate(CONFIG, tmp_path / "dask", scheduler=client))
+    pd.testing.assert_frame_equal(local, on_dask)
