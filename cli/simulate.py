@@ -116,22 +116,37 @@ def _progress(deals: int, config: RunConfig):
 
 
 def make_rate_summary(out: Path) -> str:
-    """Per strain: mean tricks and how often each level makes against both defenders."""
-    import pandas as pd
+    """Per strain: mean tricks and how often each level makes against both defenders.
 
-    data = pd.read_parquet(out, columns=["strain", "tricks_both"])
-    if data["tricks_both"].isna().all():
+    Read batch by batch, so the memory used does not grow with the size of the run.
+    """
+    import numpy as np
+    import pyarrow.dataset as ds
+
+    counts = np.zeros((5, 11), dtype=np.int64)  # strain x tricks
+    rows = 0
+    for batch in ds.dataset(out, format="parquet").to_batches(columns=["strain", "tricks_both"]):
+        strains = batch.column("strain").to_numpy(zero_copy_only=False)
+        tricks = batch.column("tricks_both").to_numpy(zero_copy_only=False)
+        rows += len(strains)
+        for strain in Strain:
+            chosen = tricks[(strains == strain.name)]
+            chosen = chosen[~np.isnan(chosen.astype(float))].astype(np.int64)
+            counts[int(strain)] += np.bincount(chosen, minlength=11)[:11]
+    if not counts.any():
         return "no rows with both defenders playing (see --modes)"
-    rows = ["make-rate against both defenders (declarer with the widow, best discard)",
-            f"{'strain':<8}{'mean':>6}" + "".join(f"{level:>7}" for level in range(6, 11))]
-    for strain in [s.name for s in Strain]:
-        tricks = data.loc[data["strain"] == strain, "tricks_both"].dropna()
-        if tricks.empty:
+    lines = ["make-rate against both defenders (declarer with the widow, best discard)",
+             f"{'strain':<8}{'mean':>6}" + "".join(f"{level:>7}" for level in range(6, 11))]
+    for strain in Strain:
+        total = counts[int(strain)].sum()
+        if not total:
             continue
-        rates = "".join(f"{100 * (tricks >= level).mean():>6.1f}%" for level in range(6, 11))
-        rows.append(f"{strain:<8}{tricks.mean():>6.2f}{rates}")
-    rows.append(f"({len(data)} declarer-strain rows from {out})")
-    return "\n".join(rows)
+        mean = (counts[int(strain)] * np.arange(11)).sum() / total
+        rates = "".join(f"{100 * counts[int(strain)][level:].sum() / total:>6.1f}%"
+                        for level in range(6, 11))
+        lines.append(f"{strain.name:<8}{mean:>6.2f}{rates}")
+    lines.append(f"({rows} declarer-strain rows from {out})")
+    return "\n".join(lines)
 
 
 @click.command()
