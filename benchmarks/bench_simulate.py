@@ -1,6 +1,6 @@
 """Simulation throughput: deals per second per core, and scaling from 1 to 2 workers.
 
-    python benchmarks/bench_simulate.py [--deals 200] [--seed 1]
+    python benchmarks/bench_simulate.py [--deals 1000] [--seed 1]
 
 Workloads: the default table (random deals, every declarer, strain and defence mode)
 and a fixed-hand scenario (first hand fixed, one declarer, every strain and mode).
@@ -39,7 +39,7 @@ def whole_run(config: RunConfig, workers: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     default = RunConfig(deals=args.deals, seed=args.seed, chunk_size=25)
