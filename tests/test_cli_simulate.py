@@ -63,3 +63,31 @@ def test_simulate_on_a_dask_scheduler(tmp_path):
     assert "scheduler tcp://" in result.stderr
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local").sort_values("deal"),
                                   pd.read_parquet(tmp_path / "dask").sort_values("deal"))
+
+
+def test_a_killed_run_resumes_to_the_same_data(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = ["-n", "40", "--seed", "11", "--strains", "H", "--declarers", "0",
+            "--chunk-size", "1", "-w", "1"]
+    command = [sys.executable, "-c", "from prefa_sim.cli import main; main()", "simulate", *args]
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([*command, "-o", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while len(list(out.glob("part-*.parquet"))) < 3 and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    written = len(list(out.glob("part-*.parquet")))
+    assert 3 <= written < 40
+    resumed = run("simulate", *args, "-o", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    whole = run("simulate", *args, "-o", str(tmp_path / "whole"))
+    assert whole.exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values("deal").reset_index(drop=True),
+                                  pd.read_parquet(tmp_path / "whole").sort_values("deal")
+                                  .reset_index(drop=True))
