@@ -12,7 +12,7 @@ import click
 
 from prefa_sim.batch import default_workers
 from prefa_sim.cards import Strain
-from prefa_sim.scenario import ScenarioError, load_scenario
+from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario
 from prefa_sim.simulate import MANIFEST, RunConfig, RunError, simulate
 from prefa_sim.tables import MODES
 
@@ -34,6 +34,14 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 
 @click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False), required=False)
+@click.option("--dealer", type=click.IntRange(0, 2), default=None,
+              help="The dealing seat (overrides the scenario's).")
+@click.option("--fixed", multiple=True, metavar="HAND=CARDS",
+              help="Fixed cards, e.g. first=AKQ.-.J7.AT98 (first, second, dealer, widow); "
+                   "repeatable, overrides the scenario's hand.")
+@click.option("--constraint", multiple=True, metavar="EXPR",
+              help="A constraint every deal must meet, e.g. 'first.hearts >= 5'; repeatable, "
+                   "added to the scenario's.")
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS,
               show_default=True, help="How many deals.")
 @click.option("--seed", type=int, default=None,
@@ -54,24 +62,28 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
                    "system the workers share).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
-def simulate_command(scenario, deals, seed, out_dir, workers, declarers, strains, modes,
-                     chunk_size, scheduler, resume, force):
+def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, workers,
+                     declarers, strains, modes, chunk_size, scheduler, resume, force):
     """Deal and solve DEALS deals double-dummy with the widow, for every declarer,
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
     SCENARIO is a TOML file (fixed cards, dealer, constraints; see data/scenarios/).
     With no arguments: 2,500 random deals, seed 1, into ./prefa-run.
     """
-    builtin = scenario is None and seed is None
+    from_options = dealer is not None or fixed or constraint
+    builtin = scenario is None and seed is None and not from_options
     if seed is None:
         seed = 1 if builtin else secrets.randbits(32)
     scenario_data, scenario_text = {}, ""
-    if scenario is not None:
-        try:
+    try:
+        if scenario is not None:
             _, scenario_text = load_scenario(scenario)  # checks the file, names what is wrong
-        except ScenarioError as exc:
-            raise click.ClickException(str(exc)) from None
-        scenario_data = tomllib.loads(scenario_text)
+            scenario_data = tomllib.loads(scenario_text)
+        if from_options:
+            scenario_data = _with_options(scenario_data, dealer, fixed, constraint)
+            parse_scenario(scenario_data, "the command line")
+    except ScenarioError as exc:
+        raise click.ClickException(str(exc)) from None
     config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
                        declarers=tuple(declarers),
                        strains=_names(strains, tuple(s.name for s in Strain), "strain"),
@@ -96,6 +108,25 @@ def simulate_command(scenario, deals, seed, out_dir, workers, declarers, strains
     click.echo(make_rate_summary(out))
 
 
+def _with_options(data: dict, dealer, fixed, constraints) -> dict:
+    """The scenario with the command line's dealer, fixed cards and constraints applied."""
+    data = dict(data)
+    if dealer is not None:
+        data["dealer"] = dealer
+    if fixed:
+        hands = dict(data.get("fixed", {}))
+        for item in fixed:
+            role, sep, cards = item.partition("=")
+            if not sep:
+                raise click.BadParameter(f"{item!r} is not HAND=CARDS", param_hint="--fixed")
+            hands[role.strip().lower()] = cards.strip()
+        data["fixed"] = hands
+    if constraints:
+        data["constraints"] = [*data.get("constraints", []), *constraints]
+    data.setdefault("name", "command line")
+    return data
+
+
 def _finished(out: Path, config: RunConfig) -> bool:
     manifest = out / MANIFEST
     if not manifest.exists() or json.loads(manifest.read_text()) != config.to_json():
@@ -104,13 +135,16 @@ def _finished(out: Path, config: RunConfig) -> bool:
 
 
 def _progress(deals: int, config: RunConfig):
-    def report(done: int, total: int, seconds: float) -> None:
+    constrained = bool(config.scenario.get("constraints"))
+
+    def report(done: int, total: int, seconds: float, acceptance: float) -> None:
         done_deals = min(done * config.chunk_size, deals)
         rate = done_deals / seconds if seconds else 0.0
         eta = (deals - done_deals) / rate if rate else 0.0
         bar = "#" * int(30 * done / total)
-        click.echo(f"\r[{bar:<30}] {done}/{total} chunks, {rate:.1f} deals/s, ETA {eta:.0f} s",
-                   err=True, nl=False)
+        accepted = f", {100 * acceptance:.1f}% of sampled deals accepted" if constrained else ""
+        click.echo(f"\r[{bar:<30}] {done}/{total} chunks, {rate:.1f} deals/s, ETA {eta:.0f} s"
+                   f"{accepted}", err=True, nl=False)
         sys.stderr.flush()
     return report
 

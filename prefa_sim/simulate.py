@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from .cards import Strain
 from .dataset import records_table, table_records
-from .scenario import DealSampler, Scenario, parse_scenario
+from .scenario import DealSampler, SamplerStats, Scenario, parse_scenario
 from .solver import Solver
 from .tables import MODES, deal_table
 
@@ -73,11 +73,16 @@ class RunConfig:
 _worker = threading.local()  # one solver per worker thread: solvers are not thread-safe
 
 
-def chunk_table(config: RunConfig, index: int, solver: Solver | None = None) -> pa.Table:
-    """Deal, solve and tabulate chunk ``index`` of a run."""
+def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
+                stats: SamplerStats | None = None) -> pa.Table:
+    """Deal, solve and tabulate chunk ``index`` of a run (``stats``: sampling counts, added)."""
     scenario = parse_scenario(config.scenario) if config.scenario else Scenario()
     rng = np.random.default_rng(np.random.SeedSequence(config.seed, spawn_key=(index,)))
-    deals = DealSampler(scenario).sample(rng, len(config.chunk_deals(index)))
+    sampler = DealSampler(scenario)
+    deals = sampler.sample(rng, len(config.chunk_deals(index)))
+    if stats is not None:
+        stats.tried += sampler.stats.tried
+        stats.accepted += sampler.stats.accepted
     solver = solver or _get_solver()
     strains = [Strain[s] for s in config.strains]
     records = []
@@ -99,28 +104,30 @@ def chunk_path(out_dir: Path, index: int) -> Path:
     return out_dir / f"part-{index:05d}.parquet"
 
 
-def file_metadata(config: RunConfig, index: int) -> dict[bytes, bytes]:
-    """Parquet key-value metadata: seed, scenario, versions, creation time."""
+def file_metadata(config: RunConfig, index: int, stats: SamplerStats) -> dict[bytes, bytes]:
+    """Parquet key-value metadata: seed, scenario, sampling, versions, creation time."""
     versions = {name: version(name) for name in ("prefa-sim", "numpy", "numba", "pyarrow")}
     info = {"root_seed": config.seed, "chunk": index, "spawn_key": [index],
             "config": config.to_json(), "versions": versions,
+            "sampling": {"tried": stats.tried, "accepted": stats.accepted},
             "created": datetime.now(UTC).isoformat(timespec="seconds")}
     return {b"prefa_sim": json.dumps(info).encode()}
 
 
-def write_chunk(config: RunConfig, out_dir: Path, index: int) -> tuple[int, int]:
-    """Compute and write one chunk atomically; returns (chunk, rows)."""
-    table = chunk_table(config, index)
+def write_chunk(config: RunConfig, out_dir: Path, index: int) -> tuple[int, int, int]:
+    """Compute and write one chunk atomically; returns (chunk, deals tried, deals accepted)."""
+    stats = SamplerStats()
+    table = chunk_table(config, index, stats=stats)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           **file_metadata(config, index)})
+                                           **file_metadata(config, index, stats)})
     final = chunk_path(out_dir, index)
     temporary = final.with_name(f".{final.name}.tmp{os.getpid()}")  # hidden from readers
     pq.write_table(table, temporary)
     os.replace(temporary, final)
-    return index, table.num_rows
+    return index, stats.tried, stats.accepted
 
 
-def _write_chunk_job(job: tuple[RunConfig, str, int]) -> tuple[int, int]:
+def _write_chunk_job(job: tuple[RunConfig, str, int]) -> tuple[int, int, int]:
     config, out_dir, index = job
     return write_chunk(config, Path(out_dir), index)
 
@@ -155,8 +162,8 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool) -> list
 
 
 def run_chunks(config: RunConfig, out_dir: Path, chunks: list[int], workers: int,
-               scheduler: str | None = None) -> Iterator[tuple[int, int]]:
-    """Run ``chunks`` and yield ``(chunk, rows)`` as each is written.
+               scheduler: str | None = None) -> Iterator[tuple[int, int, int]]:
+    """Run ``chunks`` and yield ``(chunk, tried, accepted)`` as each is written.
 
     With ``scheduler`` (a Dask distributed address, or a ``Client``), on that
     cluster: its workers need prefa-sim installed and ``out_dir`` on a shared
@@ -184,9 +191,12 @@ def run_chunks(config: RunConfig, out_dir: Path, chunks: list[int], workers: int
 
 
 def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: bool = False,
-             force: bool = False, progress: Callable[[int, int, float], None] | None = None,
+             force: bool = False, progress: Callable[[int, int, float, float], None] | None = None,
              scheduler=None) -> Path:
-    """Run (or finish) a simulation into ``out_dir``; ``progress(done, total, seconds)``.
+    """Run (or finish) a simulation into ``out_dir``.
+
+    ``progress(done, total, seconds, acceptance)`` is called after each chunk; acceptance
+    is the share of sampled deals that met the scenario's constraints so far.
 
     ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on.
     """
@@ -194,8 +204,11 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     todo = prepare(config, out_dir, resume, force)
     start = time.perf_counter()
     done = config.chunks - len(todo)
-    for _ in run_chunks(config, out_dir, todo, workers, scheduler):
+    sampled = SamplerStats()
+    for _, tried, accepted in run_chunks(config, out_dir, todo, workers, scheduler):
         done += 1
+        sampled.tried += tried
+        sampled.accepted += accepted
         if progress:
-            progress(done, config.chunks, time.perf_counter() - start)
+            progress(done, config.chunks, time.perf_counter() - start, sampled.acceptance)
     return out_dir
