@@ -13,7 +13,14 @@ import click
 from prefa_sim.batch import default_workers
 from prefa_sim.cards import Strain
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario
-from prefa_sim.simulate import MANIFEST, RunConfig, RunError, simulate
+from prefa_sim.simulate import (
+    MANIFEST,
+    RunConfig,
+    RunError,
+    read_replay,
+    replay_rows,
+    simulate,
+)
 from prefa_sim.tables import MODES
 
 from .common import SeatList, user_errors
@@ -57,13 +64,16 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
               help="Defence modes: both defenders, or the first or second alone.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=25, show_default=True,
               help="Deals per Parquet file.")
+@click.option("--replay", type=click.File("r"), default=None,
+              help="Solve the deals of this JSON Lines file (prefa solve format) instead of "
+                   "dealing; bad lines are reported and skipped.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on this Dask distributed scheduler (OUT must be on a file "
                    "system the workers share).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
 def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, workers,
-                     declarers, strains, modes, chunk_size, scheduler, resume, force):
+                     declarers, strains, modes, chunk_size, replay, scheduler, resume, force):
     """Deal and solve DEALS deals double-dummy with the widow, for every declarer,
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
@@ -71,7 +81,19 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     With no arguments: 2,500 random deals, seed 1, into ./prefa-run.
     """
     from_options = dealer is not None or fixed or constraint
-    builtin = scenario is None and seed is None and not from_options
+    replayed = None
+    if replay is not None:
+        if scenario is not None or from_options:
+            raise click.UsageError("--replay takes its deals from the file: no SCENARIO, "
+                                   "--dealer, --fixed or --constraint")
+        rows, errors = read_replay(replay)
+        for number, message in errors:
+            click.echo(f"{replay.name}, line {number}: {message}", err=True)
+        if not len(rows):
+            raise click.ClickException(f"no deal to replay in {replay.name}")
+        replayed, digest = replay_rows(rows)
+        deals = len(rows)
+    builtin = scenario is None and seed is None and not from_options and replay is None
     if seed is None:
         seed = 1 if builtin else secrets.randbits(32)
     scenario_data, scenario_text = {}, ""
@@ -88,7 +110,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
                        declarers=tuple(declarers),
                        strains=_names(strains, tuple(s.name for s in Strain), "strain"),
                        modes=_names(modes, MODES, "mode"), scenario=scenario_data,
-                       scenario_text=scenario_text)
+                       scenario_text=scenario_text, replay=digest if replay else "")
     out = Path(out_dir)
     workers = workers or default_workers()
     if builtin and _finished(out, config) and not force:
@@ -96,12 +118,13 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
                    "(--force to run it again)", err=True)
     else:
         where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
-        click.echo(f"seed {seed}: {deals} deals in {config.chunks} chunks into {out}, {where}",
+        source = f"replaying {replay.name}" if replay else f"seed {seed}"
+        click.echo(f"{source}: {deals} deals in {config.chunks} chunks into {out}, {where}",
                    err=True)
         with user_errors():
             try:
                 simulate(config, out, workers, resume, force, _progress(deals, config),
-                         scheduler)
+                         scheduler, replayed)
             except (RunError, OSError) as exc:
                 raise click.ClickException(str(exc)) from None
         click.echo("", err=True)

@@ -91,3 +91,32 @@ def test_a_killed_run_resumes_to_the_same_data(tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values("deal").reset_index(drop=True),
                                   pd.read_parquet(tmp_path / "whole").sort_values("deal")
                                   .reset_index(drop=True))
+
+
+def test_replay_solves_the_given_deals(tmp_path, solver):
+    from prefa_sim.cards import Strain, parse_deal
+    from prefa_sim.tables import active_seats, opening_leader
+
+    deal = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
+    hands, widow = parse_deal(deal)
+    text = "\n".join([
+        '{"hands": ["QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98"], "widow": ["9S", "AH"],'
+        ' "dealer": 2, "trump": "H"}',
+        '{"hands": ["QJ7.T8.A.KQJT"]}',
+        '{"hands": ["QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98"], "dealer": 1}',
+    ])
+    replay = tmp_path / "deals.jsonl"
+    replay.write_text(text)
+    result = run("simulate", "--replay", str(replay), "-o", str(tmp_path / "run"), "-w", "1",
+                 "--strains", "H,NT", "--declarers", "0")
+    assert result.exit_code == 0, result.output
+    assert "deals.jsonl, line 2: a line needs 'hands'" in result.stderr
+    data = pd.read_parquet(tmp_path / "run")
+    assert sorted(data["deal"].unique()) == [0, 1]
+    for _, row in data.iterrows():
+        assert row.dealer == (2 if row.deal == 0 else 1)
+        assert int(row.widow) == widow
+        active = active_seats(0, "both")
+        best = solver.solve_widow(hands, widow, Strain[row.strain],
+                                  opening_leader(row.dealer, active), 0, active)
+        assert row.tricks_both == best.best_tricks
