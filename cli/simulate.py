@@ -94,8 +94,11 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         replayed, digest = replay_rows(rows)
         deals = len(rows)
     builtin = scenario is None and seed is None and not from_options and replay is None
+    manifest = Path(out_dir) / MANIFEST
+    if seed is None and resume and manifest.exists():
+        seed = json.loads(manifest.read_text()).get("seed")  # finish the run with its seed
     if seed is None:
-        seed = 1 if builtin else secrets.randbits(32)
+        seed = 1 if builtin else 0 if replay else secrets.randbits(32)
     scenario_data, scenario_text = {}, ""
     try:
         if scenario is not None:
