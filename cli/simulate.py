@@ -17,6 +17,7 @@ from prefa_sim.simulate import (
     MANIFEST,
     RunConfig,
     RunError,
+    chunk_path,
     read_replay,
     replay_rows,
     simulate,
@@ -157,7 +158,7 @@ def _finished(out: Path, config: RunConfig) -> bool:
     manifest = out / MANIFEST
     if not manifest.exists() or json.loads(manifest.read_text()) != config.to_json():
         return False
-    return all((out / f"part-{i:05d}.parquet").exists() for i in range(config.chunks))
+    return all(chunk_path(out, i).exists() for i in range(config.chunks))
 
 
 def _progress(deals: int, config: RunConfig):

@@ -23,9 +23,7 @@ from typing import Any
 
 from .cards import CardError, Strain, parse_cards, parse_hand, parse_strain
 from .position import Position
-from .solver import Solver
-
-_worker_solver: Solver | None = None
+from .solver import Solver, worker_solver
 
 
 class RequestError(ValueError):
@@ -139,15 +137,8 @@ def numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 def answer_line(numbered: tuple[int, str], solver: Solver | None = None) -> tuple[bool, str]:
     """``(ok, json_text)`` for one numbered solve request line."""
     number, text = numbered
-    solver = solver or _get_worker_solver()
+    solver = solver or worker_solver()
     return answer_json_line(number, text, lambda obj: answer(obj, solver))
-
-
-def _get_worker_solver() -> Solver:
-    global _worker_solver
-    if _worker_solver is None:
-        _worker_solver = Solver()
-    return _worker_solver
 
 
 def default_workers() -> int:

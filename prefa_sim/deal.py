@@ -286,9 +286,7 @@ class Deal:
         return [s for s in self.position.active if s != self.declarer]
 
     def _settle(self) -> None:
-        roles = {"declarer": self.declarer, "first": (self.declarer + 1) % 3,
-                 "second": (self.declarer + 2) % 3}
-        tricks = {r: self.tricks[s] for r, s in roles.items()}
+        tricks = {r: self.tricks[self.seat_of_role(r)] for r in ("declarer", "first", "second")}
         self.settlement = settle(self.contract, self.declarations, tricks, aces=self.aces,
                                  solo=self.solo, pot=self.pot, last_contract=self.last_contract)
         self.phase = "settled"

@@ -15,7 +15,6 @@ import hashlib
 import json
 import multiprocessing
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -30,7 +29,7 @@ import pyarrow.parquet as pq
 from .cards import ALL_CARDS, Strain, parse_hand, popcount
 from .dataset import records_table, table_records
 from .scenario import DealSampler, SamplerStats, Scenario, parse_scenario
-from .solver import Solver
+from .solver import Solver, worker_solver
 from .tables import MODES, deal_table
 
 MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
@@ -74,8 +73,6 @@ class RunConfig:
         return data
 
 
-_worker = threading.local()  # one solver per worker thread: solvers are not thread-safe
-
 
 def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
                 stats: SamplerStats | None = None, out_dir: Path | None = None) -> pa.Table:
@@ -96,7 +93,7 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
         if stats is not None:
             stats.tried += sampler.stats.tried
             stats.accepted += sampler.stats.accepted
-    solver = solver or _get_solver()
+    solver = solver or worker_solver()
     strains = [Strain[s] for s in config.strains]
     records = []
     for deal_index, row, dealer in zip(span, deals, dealers, strict=True):
@@ -105,12 +102,6 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
                            config.modes)
         records += table_records(deal_index, hands, int(row[3]), dealer, table)
     return records_table(records)
-
-
-def _get_solver() -> Solver:
-    if not hasattr(_worker, "solver"):
-        _worker.solver = Solver()
-    return _worker.solver
 
 
 def chunk_path(out_dir: Path, index: int) -> Path:

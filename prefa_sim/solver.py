@@ -10,6 +10,7 @@ A solver is not thread-safe; use one per thread or process.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,8 @@ from .engine.tables import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .position import Position, PositionError
 
 DEFAULT_TABLE_BITS = 15
+
+_worker = threading.local()
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,13 @@ class Solver:
                     active: tuple[int, ...] = (0, 1, 2)) -> dict[Strain, WidowResult]:
         """``solve_widow`` for all five strains."""
         return {s: self.solve_widow(hands, widow, s, leader, declarer, active) for s in Strain}
+
+
+def worker_solver() -> Solver:
+    """This thread's own solver, made on first use (for pool and cluster workers)."""
+    if not hasattr(_worker, "solver"):
+        _worker.solver = Solver()
+    return _worker.solver
 
 
 def recommended_contract(table: dict[Strain, WidowResult],

@@ -2,6 +2,7 @@
 
 import random
 
+from prefa_sim.game import random_cards as random_deal  # noqa: F401 (used by the tests)
 from prefa_sim.position import Position
 from prefa_sim.tricks import legal_cards_mask
 
@@ -28,10 +29,3 @@ def random_position(rng: random.Random, tricks: int, active: tuple[int, ...], tr
         pos, _ = pos.play(rng.choice(legal))
     return pos
 
-
-def random_deal(rng: random.Random) -> tuple[list[int], int]:
-    """Three random 10-card hands and the widow."""
-    deck = list(range(32))
-    rng.shuffle(deck)
-    hands = [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)]
-    return hands, (1 << deck[30]) | (1 << deck[31])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from prefa_sim.cards import format_cards, parse_deal
 from prefa_sim.cli import main
-from prefa_sim.game import STAKE, Game, parse_action, play_random_game
+from prefa_sim.game import STAKE, Game, parse_action, play_random_game, random_cards
 from prefa_sim.position import Position
 from prefa_sim.solver import Solver
 
@@ -82,10 +82,7 @@ def test_a_game_ends_when_the_pot_is_spent():
     game = Game()
     rng = random.Random(4)
     while not game.over:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)]
-        deal = game.new_deal(hands, (1 << deck[30]) | (1 << deck[31]))
+        deal = game.new_deal(*random_cards(rng))
         for token in ("6S", "pass", "pass", "discard " + " ".join(
                 format_cards(deal.hands[(game.dealer + 1) % 3] | deal.widow)[:2]), "10NT",
                 "pass", "pass"):
