@@ -18,6 +18,7 @@ import numpy as np
 from .cards import Bitboard, CardCountError, DuplicateCardError, Strain, format_card, iter_cards
 from .contracts import LADDER, Contract, best_contract
 from .engine import driver
+from .engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .engine.search import (
     CTX_SIZE,
     GENERATION_MASK,
@@ -26,7 +27,6 @@ from .engine.search import (
     STATS_SIZE,
     WORK_COLUMNS,
 )
-from .engine.tables import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .position import Position, PositionError
 
 DEFAULT_TABLE_BITS = 15

@@ -8,9 +8,9 @@ tree without call overhead:
 
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
 * at each trick start: trivial bounds, the last trick played out directly, the
-  transposition table (keyed by relative ranks, see ``tables.RELATIVE_RANKS``),
+  transposition table (keyed by relative ranks, see ``lookup.RELATIVE_RANKS``),
   then quick tricks for the side on lead and sure trump tricks for each side;
-* equal cards are searched once (``tables.EQUAL_CARD_REPRESENTATIVES``);
+* equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
   other leads are only generated when it does not decide it again.
