@@ -12,6 +12,7 @@ import click
 
 from prefa_sim.batch import default_workers
 from prefa_sim.cards import Strain
+from prefa_sim.dataset import first_deals, trick_counts
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario
 from prefa_sim.simulate import (
     MANIFEST,
@@ -177,23 +178,10 @@ def _progress(deals: int, config: RunConfig):
 
 
 def make_rate_summary(out: Path) -> str:
-    """Per strain: mean tricks and how often each level makes against both defenders.
-
-    Read batch by batch, so the memory used does not grow with the size of the run.
-    """
+    """Per strain: mean tricks and how often each level makes against both defenders."""
     import numpy as np
-    import pyarrow.dataset as ds
 
-    counts = np.zeros((5, 11), dtype=np.int64)  # strain x tricks
-    rows = 0
-    for batch in ds.dataset(out, format="parquet").to_batches(columns=["strain", "tricks_both"]):
-        strains = batch.column("strain").to_numpy(zero_copy_only=False)
-        tricks = batch.column("tricks_both").to_numpy(zero_copy_only=False)
-        rows += len(strains)
-        for strain in Strain:
-            chosen = tricks[(strains == strain.name)]
-            chosen = chosen[~np.isnan(chosen.astype(float))].astype(np.int64)
-            counts[int(strain)] += np.bincount(chosen, minlength=11)[:11]
+    counts = trick_counts(out, "both")
     if not counts.any():
         return "no rows with both defenders playing (see --modes)"
     lines = ["make-rate against both defenders (declarer with the widow, best discard)",
@@ -206,7 +194,7 @@ def make_rate_summary(out: Path) -> str:
         rates = "".join(f"{100 * counts[int(strain)][level:].sum() / total:>6.1f}%"
                         for level in range(6, 11))
         lines.append(f"{strain.name:<8}{mean:>6.2f}{rates}")
-    lines.append(f"({rows} declarer-strain rows from {out})")
+    lines.append(f"({counts.sum()} declarer-strain rows from {out})")
     return "\n".join(lines)
 
 
@@ -222,8 +210,8 @@ def show(dataset, deals):
 
     with user_errors():
         try:
-            data = pd.read_parquet(dataset)
-        except (OSError, ValueError) as exc:
+            data = first_deals(dataset, deals)
+        except (OSError, ValueError, KeyError) as exc:
             raise click.ClickException(f"cannot read {dataset} as Parquet: {exc}") from None
     if data.empty:
         click.echo("the dataset has no rows")

@@ -39,7 +39,12 @@ A mode that was not studied (``--modes``) leaves its columns null.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from .cards import Strain, popcount
 from .tables import MODES, TableRow
@@ -110,3 +115,55 @@ def table_records(deal_index: int, hands, widow: int, dealer: int,
 def records_table(records: list[dict]) -> pa.Table:
     """An Arrow table of records in ``SCHEMA``."""
     return pa.Table.from_pylist(records, schema=SCHEMA)
+
+
+def dataset_files(path: str | Path) -> list[Path]:
+    """The Parquet files of a dataset: ``path`` itself, or the ``part-*.parquet`` files of a
+    run folder in chunk order."""
+    path = Path(path)
+    return sorted(path.glob("part-*.parquet")) if path.is_dir() else [path]
+
+
+def read_batches(path: str | Path, columns: Sequence[str] | None = None
+                 ) -> Iterator[pa.RecordBatch]:
+    """The rows of a dataset as record batches, one file open at a time.
+
+    Memory stays flat however many files the run has (a whole-dataset scan keeps
+    every file's footer).
+    """
+    for file in dataset_files(path):
+        with pq.ParquetFile(file) as parquet:
+            yield from parquet.iter_batches(columns=columns)
+
+
+def trick_counts(path: str | Path, mode: str = "both") -> np.ndarray:
+    """How often the declarer took each number of tricks, per strain, in defence ``mode``:
+    an int64 array [strain, tricks 0-10]; rows without that mode are left out."""
+    counts = np.zeros((len(Strain), 11), dtype=np.int64)
+    for batch in read_batches(path, columns=["strain", f"tricks_{mode}"]):
+        strains = batch.column(0).to_numpy(zero_copy_only=False)
+        tricks = batch.column(1)
+        studied = tricks.is_valid().to_numpy(zero_copy_only=False)
+        tricks = tricks.fill_null(0).to_numpy().astype(np.int64)
+        for strain in Strain:
+            chosen = tricks[studied & (strains == strain.name)]
+            counts[int(strain)] += np.bincount(chosen, minlength=11)
+    return counts
+
+
+def first_deals(path: str | Path, deals: int):
+    """The rows (a pandas DataFrame) of the first ``deals`` deals of a dataset, reading
+    only the files that hold them."""
+    import pandas as pd
+
+    frames, seen = [], set()
+    for file in dataset_files(path):
+        frame = pq.read_table(file).to_pandas()
+        frames.append(frame)
+        seen.update(frame["deal"].unique().tolist())
+        if len(seen) >= deals:
+            break
+    if not frames:
+        return pd.DataFrame(columns=SCHEMA.names)
+    data = pd.concat(frames, ignore_index=True)
+    return data[data["deal"].isin(sorted(data["deal"].unique())[:deals])]

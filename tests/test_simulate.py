@@ -7,6 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from prefa_sim.cards import Strain, parse_hand
+from prefa_sim.dataset import dataset_files, first_deals, trick_counts
 from prefa_sim.scenario import parse_scenario
 from prefa_sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
 from prefa_sim.tables import active_seats, opening_leader
@@ -86,3 +87,17 @@ def test_dask_cluster_gives_the_same_data_as_a_local_run(tmp_path):
                       dashboard_address=None) as cluster, Client(cluster) as client:
         on_dask = read(simulate(CONFIG, tmp_path / "dask", scheduler=client))
     pd.testing.assert_frame_equal(local, on_dask)
+
+
+def test_file_by_file_readers_agree_with_pandas(tmp_path):
+    config = RunConfig(**{**CONFIG.to_json(), "modes": ("both", "first")})
+    out = simulate(config, tmp_path / "run")
+    data = read(out)
+    counts = trick_counts(out, "both")
+    for strain in Strain:
+        expected = data.loc[data.strain == strain.name, "tricks_both"].value_counts()
+        assert {t: n for t, n in enumerate(counts[int(strain)]) if n} == expected.to_dict()
+    assert not trick_counts(out, "second").any()  # a mode not studied has no rows
+    first = first_deals(out, 3).sort_values(["deal", "declarer", "strain"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(first, data[data.deal < 3].reset_index(drop=True))
+    assert [p.name for p in dataset_files(out)] == [f"part-0000{i}.parquet" for i in range(3)]
