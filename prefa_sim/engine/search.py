@@ -152,9 +152,12 @@ def table_slot(key1, key2, mask):
 def quick_tricks(hands, leader, trump):
     """Tricks the leader can cash at once, keeping the lead: top cards no one can ruff.
 
-    In each suit, the leader's cards above every other card still out count,
-    limited in a side suit by the length of any other player who holds trumps.
-    Seats out of play hold no cards, so they never limit anything.
+    In each suit, the leader's cards above every other card still out count;
+    when there are at least as many of them as any other player holds in the
+    suit, the others are void after they are cashed and every card of the suit
+    counts.  In a side suit the count is limited by the length of any other
+    player who holds trumps.  Seats out of play hold no cards, so they never
+    limit anything.
     """
     mine = hands[leader]
     next1 = hands[leader + 1 if leader < 2 else 0]
@@ -170,12 +173,18 @@ def quick_tricks(hands, leader, trump):
         if h == 0:
             continue
         o = (others >> sh) & SUIT_BITS
+        len1 = popcount((next1 >> sh) & SUIT_BITS)
+        len2 = popcount((next2 >> sh) & SUIT_BITS)
         n = popcount(h) if o == 0 else popcount(h >> (highest_bit(o) + 1))
-        if n and s != trump:
+        if n == 0:
+            continue
+        if n >= len1 and n >= len2:
+            n = popcount(h)
+        if s != trump:
             if ruffer1:
-                n = min(n, popcount((next1 >> sh) & SUIT_BITS))
+                n = min(n, len1)
             if ruffer2:
-                n = min(n, popcount((next2 >> sh) & SUIT_BITS))
+                n = min(n, len2)
         total += n
     return total
 
