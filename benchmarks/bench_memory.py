@@ -47,15 +47,19 @@ def measure(deals: int, workers: int, chunk_size: int, out: str) -> tuple[float,
     args = [sys.executable, "-c", RUN, "simulate", "-n", str(deals), "--seed", "1",
             "--strains", "H", "--declarers", "0", "--modes", "both",
             "--chunk-size", str(chunk_size), "-w", str(workers), "-o", out]
-    start = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = 0.0
-    while process.poll() is None:
-        peak = max(peak, tree_rss_mib(process.pid))
-        time.sleep(0.2)
-    if process.returncode:
-        raise SystemExit(process.stderr.read().decode())
-    return peak, time.perf_counter() - start
+    # The progress bar goes to a file: a pipe nobody reads would fill and stall the run.
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log)
+        peak = 0.0
+        while process.poll() is None:
+            peak = max(peak, tree_rss_mib(process.pid))
+            time.sleep(0.2)
+        seconds = time.perf_counter() - start
+        if process.returncode:
+            log.seek(0)
+            raise SystemExit(log.read().decode(errors="replace")[-2000:])
+    return peak, seconds
 
 
 def main() -> None:

@@ -9,7 +9,8 @@ tree without call overhead:
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
 * at each trick start: trivial bounds, the last trick played out directly, the
   transposition table (keyed by relative ranks, see ``lookup.RELATIVE_RANKS``),
-  then quick tricks for the side on lead and sure trump tricks for each side;
+  then quick tricks for the side on lead, sure trump tricks for each side and
+  the one trick a top card in a suit the other side holds is sure to take;
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
@@ -210,6 +211,34 @@ def sure_trump_tricks(hands, declarer, trump):
     theirs_top = highest_bit(theirs) if theirs else -1
     defence = max(popcount(first >> (mine_top + 1)), popcount(second >> (mine_top + 1)))
     return popcount(mine >> (theirs_top + 1)), defence
+
+
+@njit(cache=True, inline="always")
+def stopper_tricks(hands, declarer, nact):
+    """One sure trick for a side that holds the top card of a suit the other side holds.
+
+    A defender with the top card of a suit the declarer holds takes a trick:
+    the declarer's cards of that suit either fall to it, or are discarded on
+    tricks the declarer cannot win (a discard never wins).  With two hands the
+    same holds for the declarer against the one defender; with three it does
+    not, as a defender may discard on the partner's tricks.
+    Returns ``(declarer_tricks, defence_tricks)``, each 0 or 1.
+    """
+    mine = hands[declarer]
+    theirs = (hands[0] | hands[1] | hands[2]) & ~mine
+    lower = 0
+    defence = 0
+    for s in range(4):
+        sh = 8 * s
+        m = (mine >> sh) & SUIT_BITS
+        o = (theirs >> sh) & SUIT_BITS
+        if m == 0 or o == 0:
+            continue
+        if o > m:  # the highest card of the suit is a defender's
+            defence = 1
+        elif nact == 2:
+            lower = 1
+    return lower, defence
 
 
 @njit(cache=True, inline="always")
@@ -476,6 +505,10 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     lower = max(lower, q)
                 else:
                     defence = max(defence, q)
+                if t == 1 or t == r:
+                    one_lower, one_defence = stopper_tricks(hands, declarer, nact)
+                    lower = max(lower, one_lower)
+                    defence = max(defence, one_defence)
                 if lower >= t:
                     val = True
                     state = _RETURN
