@@ -10,7 +10,7 @@ tree without call overhead:
 * at each trick start: trivial bounds, the last trick played out directly, the
   transposition table (keyed by relative ranks, see ``lookup.RELATIVE_RANKS``),
   then quick tricks for the side on lead, sure trump tricks for each side and
-  the one trick a top card in a suit the other side holds is sure to take;
+  the tricks top cards in side suits the other side holds are sure to take;
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
@@ -214,30 +214,42 @@ def sure_trump_tricks(hands, declarer, trump):
 
 
 @njit(cache=True, inline="always")
-def stopper_tricks(hands, declarer, nact):
-    """One sure trick for a side that holds the top card of a suit the other side holds.
+def stopper_tricks(hands, declarer, trump, nact):
+    """Sure tricks from top cards in the side suits the other side holds.
 
-    A defender with the top card of a suit the declarer holds takes a trick:
-    the declarer's cards of that suit either fall to it, or are discarded on
-    tricks the declarer cannot win (a discard never wins).  With two hands the
-    same holds for the declarer against the one defender; with three it does
-    not, as a defender may discard on the partner's tricks.
-    Returns ``(declarer_tricks, defence_tricks)``, each 0 or 1.
+    Take a side suit in which a defender holds ``k`` cards above all the
+    declarer's ``n`` cards.  Each trick to which the declarer plays a card of
+    that suit goes to the defence for as long as the defender keeps one of them:
+    the suit is led and the top card covers, or the declarer, void in the suit
+    led and out of trumps, discards it, and a discard never wins.  The defender
+    is never forced to throw such a card away (holding only cards like these,
+    it has more of them than the declarer has left), so ``min(k, n)`` such
+    tricks are sure, and the tricks of different suits are different tricks.
+    With two hands the same holds for the declarer against the one defender;
+    with three it does not, as a defender may discard on the partner's tricks.
+    Returns ``(declarer_tricks, defence_tricks)``.
     """
     mine = hands[declarer]
-    theirs = (hands[0] | hands[1] | hands[2]) & ~mine
+    first = hands[declarer + 1 if declarer < 2 else 0]
+    second = hands[declarer - 1 if declarer > 0 else 2]
     lower = 0
     defence = 0
     for s in range(4):
+        if s == trump:
+            continue
         sh = 8 * s
         m = (mine >> sh) & SUIT_BITS
-        o = (theirs >> sh) & SUIT_BITS
-        if m == 0 or o == 0:
+        if m == 0:
             continue
-        if o > m:  # the highest card of the suit is a defender's
-            defence = 1
-        elif nact == 2:
-            lower = 1
+        n = popcount(m)
+        above = highest_bit(m) + 1
+        k = max(popcount(((first >> sh) & SUIT_BITS) >> above),
+                popcount(((second >> sh) & SUIT_BITS) >> above))
+        defence += min(k, n)
+        if nact == 2:
+            o = ((first | second) >> sh) & SUIT_BITS
+            if o:
+                lower += min(popcount(m >> (highest_bit(o) + 1)), popcount(o))
     return lower, defence
 
 
@@ -505,10 +517,10 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     lower = max(lower, q)
                 else:
                     defence = max(defence, q)
-                if t == 1 or t == r:
-                    one_lower, one_defence = stopper_tricks(hands, declarer, nact)
-                    lower = max(lower, one_lower)
-                    defence = max(defence, one_defence)
+                if nact == 2 or t == r:  # with three hands it pays only for all the tricks
+                    stop_lower, stop_defence = stopper_tricks(hands, declarer, trump, nact)
+                    lower = max(lower, stop_lower)
+                    defence = max(defence, stop_defence)
                 if lower >= t:
                     val = True
                     state = _RETURN
