@@ -2,9 +2,15 @@
 
 import random
 
+from hypothesis import strategies as st
+
 from prefa_sim.game import random_cards as random_deal  # noqa: F401 (used by the tests)
 from prefa_sim.position import Position
 from prefa_sim.tricks import legal_cards_mask
+
+from .reference import minimax
+
+ACTIVE_SETS = [(0, 1, 2), (0, 1), (0, 2), (1, 2)]
 
 
 def random_position(rng: random.Random, tricks: int, active: tuple[int, ...], trump: int,
@@ -29,3 +35,23 @@ def random_position(rng: random.Random, tricks: int, active: tuple[int, ...], tr
         pos, _ = pos.play(rng.choice(legal))
     return pos
 
+
+
+@st.composite
+def endings(draw, min_tricks=1, max_tricks=4, trick_start=False):
+    """Random endings, 3-hand and 2-hand, any strain, leader and declarer; unless
+    ``trick_start``, with some cards of the first trick already played."""
+    active = draw(st.sampled_from(ACTIVE_SETS))
+    tricks = draw(st.integers(min_tricks, max_tricks))
+    trump = draw(st.integers(0, 4))
+    leader = draw(st.sampled_from(active))
+    declarer = draw(st.sampled_from(active))
+    played = draw(st.integers(0, 0 if trick_start else len(active) - 1))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played)
+
+
+def reference_value(pos: Position) -> int:
+    """The declarer's tricks from ``pos`` by plain exhaustive minimax."""
+    hands = [pos.hand(s) for s in range(3)]
+    return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick)

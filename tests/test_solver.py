@@ -3,32 +3,11 @@
 import random
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from prefa_sim.cards import Strain
 from prefa_sim.position import Position
 
-from .helpers import random_deal, random_position
-from .reference import minimax
-
-ACTIVE_SETS = [(0, 1, 2), (0, 1), (0, 2), (1, 2)]
-
-
-@st.composite
-def endings(draw, min_tricks=1, max_tricks=4):
-    active = draw(st.sampled_from(ACTIVE_SETS))
-    tricks = draw(st.integers(min_tricks, max_tricks))
-    trump = draw(st.integers(0, 4))
-    leader = draw(st.sampled_from(active))
-    declarer = draw(st.sampled_from(active))
-    played = draw(st.integers(0, len(active) - 1))
-    seed = draw(st.integers(0, 2**32 - 1))
-    return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played)
-
-
-def reference_value(pos: Position) -> int:
-    hands = [pos.hand(s) for s in range(3)]
-    return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick)
+from .helpers import ACTIVE_SETS, endings, random_deal, reference_value
 
 
 @settings(max_examples=2500, deadline=None)
