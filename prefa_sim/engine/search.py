@@ -174,11 +174,11 @@ def quick_tricks(hands, leader, trump):
         if h == 0:
             continue
         o = (others >> sh) & SUIT_BITS
-        len1 = popcount((next1 >> sh) & SUIT_BITS)
-        len2 = popcount((next2 >> sh) & SUIT_BITS)
         n = popcount(h) if o == 0 else popcount(h >> (highest_bit(o) + 1))
         if n == 0:
             continue
+        len1 = popcount((next1 >> sh) & SUIT_BITS)
+        len2 = popcount((next2 >> sh) & SUIT_BITS)
         if n >= len1 and n >= len2:
             n = popcount(h)
         if s != trump:
