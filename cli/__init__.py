@@ -5,21 +5,24 @@ import click
 from prefa_sim import __version__
 
 from .auction import auction
+from .common import PrefaGroup
 from .game import game
 from .score import score
 from .simulate import show, simulate_command
 from .solve import solve
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PrefaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="prefa")
 def main() -> None:
-    """prefa-sim: double-dummy analysis and simulation for Greek prefa."""
+    """prefa-sim: double-dummy analysis and simulation for Greek prefa.
+
+    Seats are numbered in play order, seat 0 first hand unless a dealer is
+    named; wherever a seat is asked, first, second or dealer will do. The rules
+    are in docs/rules.md.
+    """
 
 
-main.add_command(solve)
-main.add_command(auction)
-main.add_command(score)
-main.add_command(game)
+for command in (solve, auction, score, game, show):
+    main.add_command(command)
 main.add_command(simulate_command, name="simulate")
-main.add_command(show)

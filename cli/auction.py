@@ -8,42 +8,41 @@ import sys
 import click
 
 from prefa_sim.auction import auction_result
+from prefa_sim.seats import check_dealer, seat_label
 
-from .common import run_json_batch
-
-SEAT_NAMES = ("first hand", "second hand", "the dealer")
+from .common import PrefaCommand, batch_option, dealer_option, run_json_batch
 
 
-@click.command()
+@click.command(cls=PrefaCommand)
 @click.argument("calls", nargs=-1)
+@dealer_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--batch", type=click.File("r"), default=None,
-              help="Resolve JSON Lines {\"calls\": [...]} from FILE ('-' for standard input).")
-def auction(calls, as_json, batch):
+@batch_option("Resolve JSON Lines {\"calls\": [...], \"dealer\": 2}")
+def auction(calls, dealer, as_json, batch):
     """Check and resolve an auction: CALLS in speaking order from first hand, e.g.
 
       prefa auction 6S 6C 6D hold pass 6H hold pass
 
     Calls are pass, hold ("I have"), stay ("if they stay") and step names 6S ... 10NT.
-    Seats: 0 first hand, 1 second hand, 2 the dealer.
+    Seats: with the default dealer (seat 2), 0 is first hand, 1 second hand, 2 the dealer.
     """
     if batch is not None:
         if calls:
             raise click.UsageError("give either CALLS or --batch, not both")
-        run_json_batch(batch, _with_result, "auction")
+        run_json_batch(batch, _with_result)
         return
-    result = auction_result(list(calls))
+    result = auction_result(list(calls), dealer)
     if as_json:
         click.echo(json.dumps(result))
     elif not result["legal"]:
         click.echo(f"illegal at call {result['first_illegal_index']}: {result['error']}")
     elif not result["complete"]:
-        click.echo(f"not finished: {SEAT_NAMES[result['next_player']]} (seat "
-                   f"{result['next_player']}) to speak; legal: {' '.join(result['next_legal'])}")
+        click.echo(f"not finished: {seat_label(result['next_player'], dealer)} to speak; "
+                   f"legal: {' '.join(result['next_legal'])}")
     elif result["void"]:
         click.echo("all three passed: the deal is void")
     else:
-        click.echo(f"declarer: {SEAT_NAMES[result['declarer']]} (seat {result['declarer']}), "
+        click.echo(f"declarer: {seat_label(result['declarer'], dealer)}, "
                    f"minimum contract {result['min_contract']}")
     if not result["legal"]:
         sys.exit(1)
@@ -52,4 +51,5 @@ def auction(calls, as_json, batch):
 def _with_result(obj):
     if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
         raise ValueError("a request is an object with a list 'calls'")
-    return {**obj, "result": auction_result(obj["calls"])}
+    dealer = check_dealer(obj.get("dealer", 2))
+    return {**obj, "result": auction_result(obj["calls"], dealer)}

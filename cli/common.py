@@ -1,53 +1,118 @@
-"""Helpers shared by the commands: seat options and turning library errors into messages."""
+"""Helpers shared by the commands: the command class, seat options, batch answers and errors."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import click
 
-from prefa_sim.batch import answer_json_line, numbered_lines
+from prefa_sim.jsonl import answer_line, numbered_lines
+from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_seat_spec
+
+_LEADING_VOID = re.compile(r"^-(?=\.)")
+
+
+def hand_friendly(args: Iterable[str]) -> list[str]:
+    """Arguments with a hand that starts with a void (``-.AKQJ.AKQ.AKQ``) written with an
+    empty first group (``.AKQJ.AKQ.AKQ``, the same hand), so that it is not taken for an
+    option."""
+    return [_LEADING_VOID.sub("", a) if isinstance(a, str) else a for a in args]
+
+
+class PrefaCommand(click.Command):
+    """A command that reads hands starting with a void as hands, not options."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hand_friendly(args))
+
+
+class PrefaGroup(click.Group):
+    """The command group: Ctrl-C ends any command with status 130 and no traceback."""
+
+    command_class = PrefaCommand
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
 
 
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Report a library ``ValueError`` as a clean command-line error (exit status 1)."""
+    """Report a library ``ValueError`` or an ``OSError`` as a clean command-line error
+    (exit status 1)."""
     try:
         yield
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+
+
+class Seat(click.ParamType):
+    """A seat 0-2 or a role (``first``, ``second``, ``dealer``), placed later with the dealer."""
+
+    name = "seat"
+
+    def convert(self, value, param, ctx):
+        try:
+            return check_seat_spec(value)
+        except SeatError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 class SeatList(click.ParamType):
-    """A comma-separated list of seats, e.g. ``0,2``."""
+    """A comma-separated list of seats or roles, e.g. ``0,2`` or ``first,dealer``."""
 
     name = "seats"
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
+        items = [v for v in str(value).split(",") if v.strip()]
+        if not items:
+            self.fail(f"{value!r} names no seat", param, ctx)
         try:
-            seats = tuple(sorted({int(v) for v in str(value).replace(" ", "").split(",") if v}))
-        except ValueError:
-            self.fail(f"{value!r} is not a comma-separated list of seats 0-2", param, ctx)
-        if not seats or any(s not in (0, 1, 2) for s in seats):
-            self.fail(f"{value!r} is not a comma-separated list of seats 0-2", param, ctx)
-        return seats
+            return tuple(check_seat_spec(v) for v in items)
+        except SeatError as exc:
+            self.fail(f"{value!r}: {exc}", param, ctx)
 
 
-SEAT = click.IntRange(0, 2)
+SEAT = Seat()
+DEALER_HELP = ("The dealing seat, 0-2 (default 2, so that seat 0 is first hand); roles "
+               "(first, second, dealer) are placed from it.")
 
 
-def run_json_batch(lines: Iterable[str], answer_fn: Callable[[dict], dict], command: str) -> None:
+def dealer_option(default: int | None = DEFAULT_DEALER, help: str = DEALER_HELP):
+    return click.option("--dealer", type=click.IntRange(0, 2), default=default,
+                        show_default=default is not None, help=help)
+
+
+def batch_option(what: str):
+    return click.option("--batch", type=click.File("rb"), default=None,
+                        help=f"{what} from FILE ('-' for standard input).")
+
+
+def run_json_batch(lines: Iterable[bytes], answer_fn: Callable[[Any], dict]) -> None:
     """Answer JSON Lines one by one on standard output; a bad line becomes an error object,
     the others go on, and the exit status is 1 at the end if any line was bad."""
+    report_batch(answer_line(line, answer_fn) for line in numbered_lines(lines))
+
+
+def report_batch(answers: Iterable[tuple[bool, str]]) -> None:
+    """Print batch answers as they come; exit 1 at the end when a line was bad."""
     failed = 0
-    for number, text in numbered_lines(lines):
-        ok, out = answer_json_line(number, text, answer_fn)
-        click.echo(out)
+    for ok, text in answers:
+        click.echo(text)
         failed += not ok
     if failed:
-        click.echo(f"prefa {command}: {failed} bad line(s), see their error objects", err=True)
+        name = click.get_current_context().command_path
+        click.echo(f"{name}: {failed} bad line(s), see their error objects", err=True)
         sys.exit(1)

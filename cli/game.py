@@ -8,78 +8,111 @@ from fractions import Fraction
 
 import click
 
-from prefa_sim.cards import format_deal, parse_deal
+from prefa_sim.cards import parse_deal
 from prefa_sim.deal import IllegalActionError
-from prefa_sim.game import Game, parse_action, play_random_game
+from prefa_sim.game import Game, deal_record, parse_action, play_random_game, thirds
+from prefa_sim.jsonl import LineError, decode, numbered_lines
 from prefa_sim.kasa import KasaGame
+from prefa_sim.seats import seat_label
 from prefa_sim.settlement import LAST_CONTRACT_MODES
 
+from .common import PrefaCommand, dealer_option
 
-@click.command()
-@click.argument("script", type=click.File("r"), required=False)
-@click.option("--seed", type=int, default=None, help="Play random legal actions from SEED.")
-@click.option("--dealer", type=click.IntRange(0, 2), default=0, show_default=True,
-              help="The seat that deals first.")
+
+@click.command(cls=PrefaCommand)
+@click.argument("script", type=click.File("rb"), required=False)
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Play random legal actions from SEED.")
+@dealer_option(help="The seat that deals first (default 2: seat 0 is first hand in the "
+                    "first deal).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=200, show_default=True,
               help="End by agreement after this many deals.")
 @click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default="normal",
               show_default=True, help="How a pot smaller than the contract pays.")
 @click.option("--kasa", type=click.IntRange(min=1), default=None,
-              help="Score with a personal kása of this many units each (RULES §7) instead "
-                   "of the common pot.")
+              help="Score with a personal kása of this many units each (docs/rules.md §7) "
+                   "instead of the common pot.")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per deal, then one with the final results.")
+              help="One JSON object per deal (a script line that replays it), then one with "
+                   "the final results.")
 def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
     """Play a game and print the score sheet after each deal.
 
     SCRIPT is JSON Lines, one deal per line, the deal passing one seat on each
-    time (--dealer deals first): {"deal": "H0 H1 H2 WIDOW", "actions": ["6S", "pass", "pass",
-    "discard 8C TC", "7H", "play", "play", "AH", ...]}. Actions: auction calls,
-    "discard C1 C2" or "solo", the contract ("7H", "7H aces"), play / pass /
-    together / alone, cards, "claim", "accept" / "reject". With --seed every
-    action is drawn at random from the legal ones.
+    time (--dealer deals first): {"deal": "H0 H1 H2 WIDOW", "actions": ["6S",
+    "pass", "pass", "discard 8C TC", "7H", "play", "play", "AH", ...]}.
+    Actions: auction calls, "discard C1 C2" or "solo", the contract ("7H",
+    "7H aces"), play / pass / together / alone, cards, "claim", "accept" /
+    "reject". The lines of --json are script lines: a recorded game replays
+    exactly. With --seed every action is drawn at random from the legal ones.
     """
-    if (script is None) == (seed is None):
+    if script is None and seed is None:
+        raise click.UsageError("give a SCRIPT file to replay, or --seed to play random "
+                               "legal actions")
+    if script is not None and seed is not None:
         raise click.UsageError("give a SCRIPT file or --seed, not both")
     failed = 0
     if seed is not None:
-        rounds = play_random_game(seed, max_deals, last_contract, dealer, kasa)
         game_state = None
-        for game_state, deal in rounds:
+        for game_state, deal in play_random_game(seed, max_deals, last_contract, dealer, kasa):
             _report(game_state, deal, as_json)
     else:
         game_state = Game(dealer=dealer, last_contract=last_contract,
                           kasa=KasaGame([kasa] * 3) if kasa else None)
-        for number, line in enumerate(script, start=1):
-            if not line.strip() or game_state.over or game_state.deals >= max_deals:
-                continue
-            try:
-                deal = _scripted_deal(game_state, line)
-            except (ValueError, KeyError, TypeError) as exc:
-                failed += 1
-                click.echo(json.dumps({"line": number, "error": str(exc)}) if as_json
-                           else f"line {number}: {exc}", err=not as_json)
-                continue
-            game_state.record(deal)
-            _report(game_state, deal, as_json)
+        failed = _play_script(game_state, script, max_deals, as_json)
     if game_state is not None:
         _final(game_state, as_json)
     if failed:
         sys.exit(1)
 
 
-def _scripted_deal(game_state: Game, line: str):
-    obj = json.loads(line)
-    if not isinstance(obj, dict) or not isinstance(obj.get("deal"), str) \
+def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int:
+    """Play the script's deals; report bad lines and go on. Returns how many were bad."""
+    failed = 0
+    ended_at = None
+    for line in numbered_lines(script):
+        try:
+            obj = decode(line.text) if line.error is None else None
+            if line.error is not None:
+                raise LineError(line.error)
+            if isinstance(obj, dict) and obj.get("final") is True:
+                continue  # the results line of a recorded game
+            if game_state.over or game_state.deals >= max_deals:
+                if ended_at is None:
+                    ended_at = line.number
+                    why = ("the game is over" if game_state.over
+                           else f"--max-deals {max_deals} reached")
+                    click.echo(f"warning: {script.name}, line {line.number} and after: {why} "
+                               f"after deal {game_state.deals}; ignored", err=True)
+                continue
+            deal = _scripted_deal(game_state, obj)
+        except (ValueError, KeyError, TypeError) as exc:
+            failed += 1
+            click.echo(json.dumps({"line": line.number, "error": str(exc)}) if as_json
+                       else f"{script.name}, line {line.number}: {exc}", err=not as_json)
+            continue
+        game_state.record(deal)
+        _report(game_state, deal, as_json)
+    return failed
+
+
+def _scripted_deal(game_state: Game, obj):
+    if not isinstance(obj, dict) or not isinstance(obj.get("deal"), str | list) \
             or not isinstance(obj.get("actions"), list):
         raise ValueError('a line is {"deal": "H0 H1 H2 WIDOW", "actions": [...]}')
+    if "dealer" in obj and obj["dealer"] != game_state.dealer:
+        raise ValueError(f"the line says dealer {obj['dealer']!r}, but seat "
+                         f"{game_state.dealer} deals this deal")
     hands, widow = parse_deal(obj["deal"])
     deal = game_state.new_deal(hands, widow)
     for i, token in enumerate(obj["actions"]):
+        if not isinstance(token, str):
+            raise ValueError(f"action {i}: an action is a string such as \"pass\", got "
+                             f"{token!r}")
         if deal.is_terminal():
             raise IllegalActionError(f"action {i} ({token!r}): the deal is already over")
         try:
-            deal.apply(parse_action(deal, str(token)))
+            deal.apply(parse_action(deal, token))
         except IllegalActionError as exc:
             raise IllegalActionError(f"action {i}: {exc}") from None
     if not deal.is_terminal():
@@ -89,6 +122,7 @@ def _scripted_deal(game_state: Game, line: str):
 
 
 def _exact(x: Fraction) -> str:
+    """A result in kapíkia with its thirds: ``66 2/3``."""
     whole = x.numerator // x.denominator if x >= 0 else -((-x.numerator) // x.denominator)
     rest = abs(x - whole)
     if not rest:
@@ -97,46 +131,40 @@ def _exact(x: Fraction) -> str:
 
 
 def _report(game_state: Game, deal, as_json: bool) -> None:
-    dealer = (game_state.dealer - 1) % 3
-    if game_state.kasa is not None:
-        accounts = list(game_state.kasa.kapikia)
-    else:
-        accounts = [game_state.from_pot[s] + game_state.won[s] for s in range(3)]
     if as_json:
-        obj = {"deal": game_state.deals, "dealer": dealer,
-               "cards": format_deal(deal.hands_dealt, deal.widow), "void": deal.phase == "void"}
-        if deal.settlement is not None:
-            obj.update(declarer=deal.declarer, contract=str(deal.contract), solo=deal.solo,
-                       aces=deal.aces, declarations=deal.declarations, tricks=deal.tricks,
-                       pot_delta=deal.settlement.pot_delta)
-        if game_state.kasa is not None:
-            obj.update(kasa=list(game_state.kasa.kasa), kapikia=accounts)
-        else:
-            obj.update(pot=game_state.pot, accounts=accounts)
-        click.echo(json.dumps(obj))
+        click.echo(json.dumps(deal_record(game_state, deal)))
         return
     if deal.settlement is None:
         what = "void: all passed"
     else:
-        what = (f"seat {deal.declarer} {deal.contract}"
+        credited = deal.credited_tricks
+        how = "tricks" if credited == deal.tricks else "credited"
+        what = (f"{seat_label(deal.declarer, deal.dealer)} {deal.contract}"
                 + (" solo" if deal.solo else f" {'-'.join(deal.declarations)}")
-                + ("" if deal.solo or not deal.position else
-                   f", tricks {'/'.join(map(str, deal.tricks))}"))
+                + f", {how} {'/'.join(map(str, credited))}")
     money = ("kása " + " ".join(f"{k:>3d}" for k in game_state.kasa.kasa)
              if game_state.kasa is not None else f"pot {game_state.pot:>5}")
-    click.echo(f"deal {game_state.deals:>3} (dealer {dealer}): {what:<44} {money}"
-               f"  accounts {' '.join(f'{a:>+6d}' for a in accounts)}")
+    click.echo(f"deal {game_state.deals:>3} (dealer {deal.dealer}): {what:<52} {money}"
+               f"  accounts {' '.join(f'{a:>+6d}' for a in game_state.accounts())}")
 
 
 def _final(game_state: Game, as_json: bool) -> None:
     results = game_state.results()
+    if game_state.over:
+        ended = "all kásas empty" if game_state.kasa is not None else "pot spent"
+    else:
+        ended = "ended by agreement"
     if as_json:
-        click.echo(json.dumps({"final": True, "deals": game_state.deals, "pot": game_state.pot,
-                               "over": game_state.over,
-                               "results": [str(r) for r in results]}))
+        out = {"final": True, "deals": game_state.deals, "over": game_state.over,
+               "ended": ended, "results_thirds": [thirds(r) for r in results]}
+        if game_state.kasa is not None:
+            out["kasa"] = list(game_state.kasa.kasa)
+        else:
+            out["pot"] = game_state.pot
+        click.echo(json.dumps(out))
         return
-    ended = ("all kásas empty" if game_state.kasa is not None else "pot spent") \
-        if game_state.over else "ended by agreement"
-    left = "" if game_state.kasa is not None else f", pot {game_state.pot}"
+    left = ("" if game_state.kasa is not None else f", pot {game_state.pot}")
+    if game_state.kasa is not None and not game_state.over:
+        left = f", units left {' '.join(map(str, game_state.kasa.kasa))} settled in thirds"
     click.echo(f"final after {game_state.deals} deals ({ended}){left}: "
                + ", ".join(f"seat {s} {_exact(r)}" for s, r in enumerate(results)))

@@ -8,10 +8,10 @@ import click
 
 from prefa_sim.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
 
-from .common import run_json_batch, user_errors
+from .common import PrefaCommand, batch_option, run_json_batch, user_errors
 
 
-@click.command()
+@click.command(cls=PrefaCommand)
 @click.argument("contract", required=False)
 @click.option("-d", "--declarations", default="",
               help="Defence declarations in order, e.g. play,pass,together.")
@@ -19,14 +19,14 @@ from .common import run_json_batch, user_errors
               help="Tricks of declarer, first and second defender, e.g. 7,2,1.")
 @click.option("--aces", is_flag=True, help="The declarer announced the four aces.")
 @click.option("--solo", is_flag=True, help="The declarer conceded a solo.")
-@click.option("--pot", type=int, default=1500, show_default=True, help="Kapíkia in the pot.")
+@click.option("--pot", type=click.IntRange(min=0), default=1500, show_default=True,
+              help="Kapíkia in the pot.")
 @click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default="normal",
               show_default=True, help="How a pot smaller than the contract pays.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--batch", type=click.File("r"), default=None,
-              help="Settle JSON Lines requests from FILE ('-' for standard input).")
+@batch_option("Settle JSON Lines requests")
 def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_json, batch):
-    """Settle one deal with the common pot (RULES §6), e.g.
+    """Settle one deal with the common pot (docs/rules.md §6), e.g.
 
       prefa score 7H -d play,play -t 8,2,0
 
@@ -36,7 +36,7 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
     if batch is not None:
         if contract:
             raise click.UsageError("give either CONTRACT or --batch, not both")
-        run_json_batch(batch, settle_request, "score")
+        run_json_batch(batch, settle_request)
         return
     if not contract:
         raise click.UsageError("give a CONTRACT such as 7H, or --batch FILE")
@@ -49,9 +49,11 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
             try:
                 counts = [int(x) for x in tricks.split(",")]
             except ValueError:
-                raise click.BadParameter(f"{tricks!r} is not three numbers such as 7,2,1",
-                                         param_hint="--tricks") from None
-            request["tricks"] = dict(zip(ROLES, counts, strict=False))
+                counts = []
+            if len(counts) != 3:
+                raise click.BadParameter(f"{tricks!r} is not three numbers such as 7,2,1 "
+                                         "(declarer, first, second)", param_hint="--tricks")
+            request["tricks"] = dict(zip(ROLES, counts, strict=True))
         result = settle_request(request)
     if as_json:
         click.echo(json.dumps({k: result[k] for k in ("pot_delta", "net", "transfers")}))

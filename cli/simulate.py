@@ -2,33 +2,39 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 import tomllib
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from prefa_sim.batch import default_workers
-from prefa_sim.cards import Strain
-from prefa_sim.dataset import first_deals, trick_counts
+from prefa_sim.cards import Strain, format_discard, format_hand
+from prefa_sim.dataset import DatasetError, first_deals, trick_counts
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario
+from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.simulate import (
-    MANIFEST,
+    Plan,
+    Progress,
     RunConfig,
     RunError,
-    chunk_path,
+    is_finished,
+    read_manifest,
     read_replay,
     replay_rows,
     simulate,
 )
 from prefa_sim.tables import MODES
 
-from .common import SeatList, user_errors
+from .common import PrefaCommand, SeatList, dealer_option, user_errors
 
 DEFAULT_DEALS = 2500
 DEFAULT_OUT = "prefa-run"
+RUN_OPTIONS = ("dealer", "fixed", "constraint", "deals", "seed", "declarers", "strains",
+               "modes", "chunk_size", "replay")
+"""Options that define a run's data: --resume takes them from the folder instead."""
 
 
 def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
@@ -41,10 +47,10 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     return tuple(v for v in allowed if v in items)
 
 
-@click.command()
+@click.command(cls=PrefaCommand)
 @click.argument("scenario", type=click.Path(dir_okay=False), required=False)
-@click.option("--dealer", type=click.IntRange(0, 2), default=None,
-              help="The dealing seat (overrides the scenario's).")
+@dealer_option(default=None, help="The dealing seat, 0-2 (overrides the scenario's; default 2, "
+                                  "so that seat 0 is first hand).")
 @click.option("--fixed", multiple=True, metavar="HAND=CARDS",
               help="Fixed cards, e.g. first=AKQ.-.J7.AT98 (first, second, dealer, widow); "
                    "repeatable, overrides the scenario's hand.")
@@ -52,27 +58,29 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
               help="A constraint every deal must meet, e.g. 'first.hearts >= 5'; repeatable, "
                    "added to the scenario's.")
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS,
-              show_default=True, help="How many deals.")
-@click.option("--seed", type=int, default=None,
-              help="Root seed (default: 1 for the built-in run, else a fresh one, printed).")
+              show_default=True, help="How many deals (with --replay: the first N of the file).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Root seed, 0 or more (default: 1 for the built-in run, else a fresh one, "
+                   "printed).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Output folder for the Parquet dataset.")
 @click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
-              help="Processes (default: all cores).")
+              help="Processes (default: all cores; never more than the chunks to run).")
 @click.option("--declarers", type=SeatList(), default="0,1,2", show_default=True,
-              help="Declaring seats to study.")
+              help="Declaring seats to study: seats or first, second, dealer.")
 @click.option("--strains", default="S,C,D,H,NT", show_default=True, help="Strains to study.")
 @click.option("--modes", default="both,first,second", show_default=True,
               help="Defence modes: both defenders, or the first or second alone.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=25, show_default=True,
-              help="Deals per Parquet file.")
-@click.option("--replay", type=click.File("r"), default=None,
+              help="Deals per Parquet file (the data do not depend on it).")
+@click.option("--replay", type=click.File("rb"), default=None,
               help="Solve the deals of this JSON Lines file (prefa solve format) instead of "
                    "dealing; bad lines are reported and skipped.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on this Dask distributed scheduler (OUT must be on a file "
                    "system the workers share).")
-@click.option("--resume", is_flag=True, help="Finish an interrupted run in OUT.")
+@click.option("--resume", is_flag=True,
+              help="Finish the interrupted run in OUT, with the settings recorded there.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
 def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, workers,
                      declarers, strains, modes, chunk_size, replay, scheduler, resume, force):
@@ -80,25 +88,78 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
     SCENARIO is a TOML file (fixed cards, dealer, constraints; see data/scenarios/).
-    With no arguments: 2,500 random deals, seed 1, into ./prefa-run.
+    With no arguments: 2,500 random deals, seed 1, into ./prefa-run. The same
+    seed gives the same deals whatever the chunk size, workers or machines.
     """
-    from_options = dealer is not None or fixed or constraint
+    ctx = click.get_current_context()
+    given = [n for n in RUN_OPTIONS if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
+    out = Path(out_dir)
+    workers = workers or default_workers()
     replayed = None
+    if resume and not force:
+        if scenario is not None or given:
+            names = ", ".join(["SCENARIO"] * (scenario is not None)
+                              + ["--" + n.replace("_", "-") for n in given])
+            raise click.UsageError(f"--resume takes the run's settings from {out}: leave out "
+                                   f"{names}")
+        with user_errors():
+            config = read_manifest(out)
+        if config is None:
+            raise click.ClickException(f"{out} holds no run to resume")
+        builtin = False
+    else:
+        config, replayed = _new_config(scenario, dealer, fixed, constraint, deals, seed,
+                                       declarers, strains, modes, chunk_size, replay,
+                                       "deals" in given)
+        builtin = scenario is None and not given
+    if builtin and is_finished(out, config) and not force:
+        click.echo(f"{out} already holds this finished run; its summary follows "
+                   "(--force to run it again)", err=True)
+    else:
+        where = f"scheduler {scheduler}" if scheduler else f"up to {workers} worker(s)"
+        source = (f"replaying {replay.name}" if replay else "resuming" if resume
+                  else f"seed {config.seed}")
+        click.echo(f"{source}: {config.deals} deals in {config.chunks} chunks into {out}, "
+                   f"{where}", err=True)
+        progress = ProgressReport(config)
+        try:
+            simulate(config, out, workers, resume, force, progress.update, scheduler,
+                     replayed, on_plan=progress.start)
+        except KeyboardInterrupt:
+            progress.close()
+            click.echo(f"\ninterrupted: {_folder_state(out)}", err=True)
+            sys.exit(130)
+        except ScenarioError as exc:
+            progress.close()
+            raise click.ClickException(f"{exc}\n{_folder_state(out)}") from None
+        except (ValueError, OSError) as exc:
+            progress.close()
+            raise click.ClickException(str(exc)) from None
+        progress.close()
+    click.echo(make_rate_summary(out, config))
+
+
+def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, strains, modes,
+                chunk_size, replay, deals_given):
+    """The configuration of a new run from the command line (and the deals to replay)."""
+    from_options = dealer is not None or fixed or constraint
+    replayed, digest = None, ""
     if replay is not None:
         if scenario is not None or from_options:
             raise click.UsageError("--replay takes its deals from the file: no SCENARIO, "
                                    "--dealer, --fixed or --constraint")
-        rows, errors = read_replay(replay)
+        rows, errors = read_replay(replay, deals if deals_given else None)
         for number, message in errors:
             click.echo(f"{replay.name}, line {number}: {message}", err=True)
         if not len(rows):
             raise click.ClickException(f"no deal to replay in {replay.name}")
+        if deals_given and len(rows) < deals:
+            raise click.BadParameter(f"{replay.name} holds only {len(rows)} good deal(s), "
+                                     f"fewer than {deals}", param_hint="-n")
         replayed, digest = replay_rows(rows)
         deals = len(rows)
+        dealers = set(int(d) for d in rows[:, 4])
     builtin = scenario is None and seed is None and not from_options and replay is None
-    manifest = Path(out_dir) / MANIFEST
-    if seed is None and resume and manifest.exists():
-        seed = json.loads(manifest.read_text()).get("seed")  # finish the run with its seed
     if seed is None:
         seed = 1 if builtin else 0 if replay else secrets.randbits(32)
     scenario_data, scenario_text = {}, ""
@@ -111,29 +172,28 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
             parse_scenario(scenario_data, "the command line")
     except ScenarioError as exc:
         raise click.ClickException(str(exc)) from None
-    config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
-                       declarers=tuple(declarers),
-                       strains=_names(strains, tuple(s.name for s in Strain), "strain"),
-                       modes=_names(modes, MODES, "mode"), scenario=scenario_data,
-                       scenario_text=scenario_text, replay=digest if replay else "")
-    out = Path(out_dir)
-    workers = workers or default_workers()
-    if builtin and _finished(out, config) and not force:
-        click.echo(f"{out} already holds this finished run; its summary follows "
-                   "(--force to run it again)", err=True)
-    else:
-        where = f"scheduler {scheduler}" if scheduler else f"{workers} worker(s)"
-        source = f"replaying {replay.name}" if replay else f"seed {seed}"
-        click.echo(f"{source}: {deals} deals in {config.chunks} chunks into {out}, {where}",
-                   err=True)
-        with user_errors():
-            try:
-                simulate(config, out, workers, resume, force, _progress(deals, config),
-                         scheduler, replayed)
-            except (RunError, OSError) as exc:
-                raise click.ClickException(str(exc)) from None
-        click.echo("", err=True)
-    click.echo(make_rate_summary(out))
+    if replay is None:
+        dealers = {scenario_data.get("dealer", DEFAULT_DEALER)}
+    try:
+        seats = _declaring_seats(declarers, dealers)
+    except SeatError as exc:
+        raise click.BadParameter(str(exc), param_hint="--declarers") from None
+    try:
+        config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size, declarers=seats,
+                           strains=_names(strains, tuple(s.name for s in Strain), "strain"),
+                           modes=_names(modes, MODES, "mode"), scenario=scenario_data,
+                           scenario_text=scenario_text, replay=digest)
+    except RunError as exc:
+        raise click.ClickException(str(exc)) from None
+    return config, replayed
+
+
+def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:
+    """Seats from --declarers; roles need one dealer for the whole run."""
+    if any(isinstance(d, str) for d in declarers) and len(dealers) != 1:
+        raise SeatError("the replayed deals have different dealers, so roles (first, second, "
+                        "dealer) name no fixed seat: give seat numbers")
+    return seats_of(declarers, next(iter(dealers)))
 
 
 def _with_options(data: dict, dealer, fixed, constraints) -> dict:
@@ -155,33 +215,63 @@ def _with_options(data: dict, dealer, fixed, constraints) -> dict:
     return data
 
 
-def _finished(out: Path, config: RunConfig) -> bool:
-    manifest = out / MANIFEST
-    if not manifest.exists() or json.loads(manifest.read_text()) != config.to_json():
-        return False
-    return all(chunk_path(out, i).exists() for i in range(config.chunks))
+def _folder_state(out: Path) -> str:
+    """What an interrupted or failed run left behind, and how to go on."""
+    if out.exists() and any(out.glob("part-*.parquet")):
+        return (f"the chunks written so far are kept; finish the run with: prefa simulate "
+                f"-o {out} --resume")
+    return f"nothing was written; {out} is left as it was"
 
 
-def _progress(deals: int, config: RunConfig):
-    constrained = bool(config.scenario.get("constraints"))
+class ProgressReport:
+    """Click's progress bar on a terminal; off one (a log file, CI), a line every tenth."""
 
-    def report(done: int, total: int, seconds: float, acceptance: float) -> None:
-        done_deals = min(done * config.chunk_size, deals)
-        rate = done_deals / seconds if seconds else 0.0
-        eta = (deals - done_deals) / rate if rate else 0.0
-        bar = "#" * int(30 * done / total)
-        accepted = f", {100 * acceptance:.1f}% of sampled deals accepted" if constrained else ""
-        click.echo(f"\r[{bar:<30}] {done}/{total} chunks, {rate:.1f} deals/s, ETA {eta:.0f} s"
-                   f"{accepted}", err=True, nl=False)
-        sys.stderr.flush()
-    return report
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self.constrained = bool(config.scenario.get("constraints"))
+        self.bar = None
+        self.terminal = sys.stderr.isatty()
+        self.next_tenth = 1
+
+    def start(self, plan: Plan) -> None:
+        for index, problem in plan.redone:
+            click.echo(f"part {index}: {problem}; running it again", err=True)
+        if plan.remaining < self.config.chunks:
+            click.echo(f"{self.config.chunks - plan.remaining} of {self.config.chunks} chunks "
+                       "already written", err=True)
+        self.total = plan.remaining
+        if self.terminal:
+            self.bar = click.progressbar(length=plan.remaining, label="chunks", file=sys.stderr,
+                                         show_pos=True, item_show_func=lambda text: text)
+            self.bar.__enter__()
+
+    def _info(self, p: Progress) -> str:
+        rate = p.deals_done / p.seconds if p.seconds else 0.0
+        accepted = (f", {100 * p.acceptance:.1f}% of sampled deals accepted"
+                    if self.constrained else "")
+        return f"{rate:.1f} deals/s{accepted}"
+
+    def update(self, p: Progress) -> None:
+        if self.bar is not None:
+            self.bar.update(1, self._info(p))
+            return
+        run = p.done - (self.config.chunks - self.total)
+        if run * 10 >= self.next_tenth * self.total:
+            self.next_tenth = run * 10 // self.total + 1
+            click.echo(f"{p.done}/{p.total} chunks, {self._info(p)}", err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
-def make_rate_summary(out: Path) -> str:
+def make_rate_summary(out: Path, config: RunConfig | None = None) -> str:
     """Per strain: mean tricks and how often each level makes against both defenders."""
     import numpy as np
 
-    counts = trick_counts(out, "both")
+    with user_errors():
+        counts = trick_counts(out, "both")
     if not counts.any():
         return "no rows with both defenders playing (see --modes)"
     lines = ["make-rate against both defenders (declarer with the widow, best discard)",
@@ -194,11 +284,21 @@ def make_rate_summary(out: Path) -> str:
         rates = "".join(f"{100 * counts[int(strain)][level:].sum() / total:>6.1f}%"
                         for level in range(6, 11))
         lines.append(f"{strain.name:<8}{mean:>6.2f}{rates}")
-    lines.append(f"({counts.sum()} declarer-strain rows from {out})")
+    lines.append(f"({counts.sum()} declarer-strain rows from {out}; {_declarers_text(config)})")
     return "\n".join(lines)
 
 
-@click.command()
+def _declarers_text(config: RunConfig | None) -> str:
+    if config is None:
+        return "declarers as in the run"
+    if config.replay:
+        return f"declaring seats {','.join(map(str, config.declarers))}, their positions " \
+               "set by each replayed deal's dealer"
+    dealer = config.scenario.get("dealer", DEFAULT_DEALER)
+    return "declarers " + ", ".join(seat_label(d, dealer) for d in config.declarers)
+
+
+@click.command(cls=PrefaCommand)
 @click.argument("dataset", type=click.Path(exists=True))
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=3, show_default=True,
               help="How many deals to show.")
@@ -206,31 +306,26 @@ def show(dataset, deals):
     """Print the first deals of a DATASET folder (or Parquet file) and their results."""
     import pandas as pd
 
-    from prefa_sim.cards import format_hand
-
-    with user_errors():
-        try:
-            data = first_deals(dataset, deals)
-        except (OSError, ValueError, KeyError) as exc:
-            raise click.ClickException(f"cannot read {dataset} as Parquet: {exc}") from None
-    if data.empty:
-        click.echo("the dataset has no rows")
-        return
+    try:
+        data = first_deals(dataset, deals)
+    except DatasetError as exc:
+        raise click.ClickException(str(exc)) from None
     for deal_index in sorted(data["deal"].unique())[:deals]:
         rows = data[data["deal"] == deal_index].copy()
         rows["order"] = rows["strain"].map({s.name: int(s) for s in Strain})
         rows = rows.sort_values(["declarer", "order"])
         first = rows.iloc[0]
-        click.echo(f"deal {deal_index} (dealer seat {first.dealer})")
+        dealer = int(first.dealer)
+        click.echo(f"deal {deal_index} (dealer seat {dealer})")
         for seat in range(3):
-            click.echo(f"  seat {seat}  {format_hand(int(first[f'hand{seat}']))}")
-        click.echo(f"  widow   {format_hand(int(first.widow))}")
+            click.echo(f"  {seat_label(seat, dealer):<22}{format_hand(int(first[f'hand{seat}']))}")
+        click.echo(f"  {'widow':<22}{format_hand(int(first.widow))}")
         click.echo("  declarer strain  both first second  discard (both)")
         for _, row in rows.iterrows():
             def t(mode, row=row):
                 value = row[f"tricks_{mode}"]
                 return "-" if pd.isna(value) else str(int(value))
             discard = row["discard_both"]
-            shown = "-" if pd.isna(discard) else format_hand(int(discard))
+            shown = "-" if pd.isna(discard) else format_discard(int(discard))
             click.echo(f"  {row.declarer:>8} {row.strain:<6} {t('both'):>5} {t('first'):>5} "
                        f"{t('second'):>6}  {shown}")

@@ -1,7 +1,8 @@
-"""The auction (RULES §2): the 25-step ladder, holds, "if they stay", the declarer.
+"""The auction (docs/rules.md §2): the 25-step ladder, holds, "if they stay", the declarer.
 
-Seats here are counted from first hand: 0 is first hand (the dealer's
-right-hand neighbour), 1 second hand, 2 the dealer.  Calls are tokens:
+Inside the auction, players are counted from first hand: 0 is first hand (the
+dealer's right-hand neighbour), 1 second hand, 2 the dealer; with the default
+dealer (seat 2) these are also the seat numbers.  Calls are tokens:
 ``pass``, ``hold`` ("I have": take the same step), ``stay`` ("if they stay")
 and a step name (``6S`` … ``10NT``) for a raise, which is always exactly the
 next step.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .contracts import LADDER, Contract, ContractError, parse_contract
+from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, seat_of
 
 CallKind = Literal["pass", "hold", "stay", "raise"]
 
@@ -115,7 +117,8 @@ class Auction:
         legal = self.legal_calls()
         if call not in legal:
             options = ", ".join(str(c) for c in legal)
-            raise AuctionError(f"{call} is not legal for seat {seat} now (legal: {options})")
+            who = POSITION_NAMES[POSITIONS[seat]]
+            raise AuctionError(f"{call} is not legal for {who} now (legal: {options})")
         self.calls.append((seat, call))
         if call.kind == "pass":
             self.passed.add(seat)
@@ -163,13 +166,16 @@ def run_auction(calls: Iterable[Call | str]) -> Auction:
     return auction
 
 
-def auction_result(tokens: Iterable[str]) -> dict:
+def auction_result(tokens: Iterable[str], dealer: int = DEFAULT_DEALER) -> dict:
     """Check and resolve an auction given as call tokens, first hand speaking first.
 
     ``{"legal": true, "complete": true, "void": false, "declarer": k,
-    "min_contract": "6H"}``, ``{"legal": true, "complete": true, "void": true}``,
-    ``{"legal": true, "complete": false, "next_player": k, "next_legal": [...]}``
-    or ``{"legal": false, "first_illegal_index": i, "error": "..."}``.
+    "declarer_role": "first", "min_contract": "6H"}``, ``{"legal": true,
+    "complete": true, "void": true}``, ``{"legal": true, "complete": false,
+    "next_player": k, "next_role": "second", "next_legal": [...]}`` or
+    ``{"legal": false, "first_illegal_index": i, "error": "..."}``.  Seats are
+    absolute for a deal dealt by ``dealer`` (seat 2 by default, so that seat 0
+    is first hand).
     """
     auction = Auction()
     for i, token in enumerate(tokens):
@@ -180,9 +186,13 @@ def auction_result(tokens: Iterable[str]) -> dict:
         except AuctionError as exc:
             return {"legal": False, "first_illegal_index": i, "error": str(exc)}
     if not auction.complete:
-        return {"legal": True, "complete": False, "next_player": auction.to_speak,
+        return {"legal": True, "complete": False,
+                "next_player": seat_of(POSITIONS[auction.to_speak], dealer),
+                "next_role": POSITIONS[auction.to_speak],
                 "next_legal": sorted(str(c) for c in auction.legal_calls())}
     if auction.void:
         return {"legal": True, "complete": True, "void": True}
-    return {"legal": True, "complete": True, "void": False, "declarer": auction.declarer,
+    return {"legal": True, "complete": True, "void": False,
+            "declarer": seat_of(POSITIONS[auction.declarer], dealer),
+            "declarer_role": POSITIONS[auction.declarer],
             "min_contract": str(auction.min_contract)}

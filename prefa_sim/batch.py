@@ -1,144 +1,260 @@
-"""Batch solving of JSON Lines requests, in input order, over several processes.
+"""Solve requests: one deal or position as JSON, answered by the solver; batches of them
+in input order over several processes.
 
-A request line::
+A request (every field but ``hands`` optional)::
 
-    {"hands": [[10 cards], [10 cards], [10 cards]], "trump": "H", "leader": 0,
-     "declarer": 0, "active": [0, 1], "widow": ["7D", "8H"], "trick": ["AS"]}
+    {"hands": [h0, h1, h2], "dealer": 2, "declarer": 0, "trump": "H", "leader": 0,
+     "active": [0, 1], "widow": ["7D", "8H"], "trick": ["AS"], "cards": true, "line": true}
 
-``active`` (default all three), ``widow`` and ``trick`` are optional.  Hands
-are lists of card tokens or suit-grouped strings.  A seat not in ``active``
-may hold any cards.  The answer is the request plus ``declarer_tricks``, or
-with a widow ``best_tricks`` and ``best_discards``; a bad line becomes
-``{"line": n, "error": "..."}``.
+Seats are numbers 0-2 or the roles ``first``, ``second``, ``dealer`` (placed by
+``dealer``, seat 2 when not given, so seat 0 is first hand).  ``declarer``
+defaults to first hand, ``leader`` to the opening-lead rule (the first active
+seat from first hand), ``active`` to all three seats; hands are lists of card
+tokens or suit-grouped strings, and a seat not in ``active`` may hold anything.
+
+The answer is the request plus, without a widow, ``declarer_tricks``; with
+``cards`` the player ``to_move`` and the ``card_values`` of each legal card;
+with ``line`` an optimal ``play_line``.  With a widow: ``best_tricks`` and every
+discard that reaches them, ``best_discards``.  Without ``trump`` all five strains
+are answered under ``strains``, and with a widow the ``contract`` to name.
+A bad line becomes ``{"line": n, "error": "..."}``.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardError, Strain, parse_cards, parse_hand, parse_strain
+from .cards import CardError, Strain, format_card, parse_cards, parse_hand, parse_strain, popcount
+from .contracts import Contract, best_contract
+from .jsonl import Line, answer_line, numbered_lines
 from .position import Position
-from .solver import Solver, worker_solver
+from .seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
+from .solver import Solver, WidowResult, worker_solver
 
 
 class RequestError(ValueError):
-    """A request line that is not a valid solve request."""
+    """A request that is not a valid solve request."""
 
 
 @dataclass(frozen=True)
 class Request:
-    """One parsed request: a position, and the widow when one is given."""
+    """One checked request: the deal or position, and what is asked of it."""
 
-    position: Position
-    widow: int | None
+    hands: tuple[int, int, int]
+    strains: tuple[Strain, ...]
+    leader: int
+    declarer: int
+    active: tuple[int, ...] = (0, 1, 2)
+    trick: tuple[int, ...] = ()
+    widow: int | None = None
+    dealer: int = DEFAULT_DEALER
+    cards: bool = False
+    line: bool = False
+
+    def position(self, strain: Strain) -> Position:
+        """The position in one strain (before the widow is taken, when there is one)."""
+        return Position(self.hands, strain, self.leader, self.declarer, self.active, self.trick)
+
+
+@dataclass(frozen=True)
+class StrainAnswer:
+    """The solver's answer in one strain."""
+
+    strain: Strain
+    tricks: int
+    """The declarer's tricks (the best over the discards with a widow)."""
+    widow: WidowResult | None = None
+    card_values: dict[int, int] | None = None
+    to_move: int | None = None
+    play_line: list[tuple[int, int]] | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Every strain asked, and the contract to name when the widow was given."""
+
+    request: Request
+    strains: tuple[StrainAnswer, ...]
+
+    @property
+    def contract(self) -> Contract | None:
+        """The most valuable contract that makes (docs/rules.md §6), from the strains asked."""
+        return best_contract({a.strain: a.tricks for a in self.strains})
+
+    @property
+    def contract_discard(self) -> str | None:
+        """A best discard for ``contract`` (None without a widow or a contract)."""
+        contract = self.contract
+        if contract is None or self.request.widow is None:
+            return None
+        return next(a for a in self.strains
+                    if a.strain == contract.strain).widow.discard_names()[0]
+
+
+def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "first",
+                 leader: Any = None, active: Iterable[Any] | None = None, dealer: Any = None,
+                 widow: Any = None, trick: Any = (), cards: bool = False,
+                 line: bool = False) -> Request:
+    """Check a request given field by field (seats as numbers or roles, cards as text)."""
+    try:
+        dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
+        active = (0, 1, 2) if active is None else seats_of(_as_list(active, "active"), dealer)
+        declarer = seat_of(declarer, dealer)
+        leader = opening_leader(dealer, active) if leader is None else seat_of(leader, dealer)
+    except SeatError as exc:
+        raise RequestError(str(exc)) from None
+    hands = _as_list(hands, "hands")
+    if len(hands) != 3:
+        raise RequestError("'hands' must be a list of three hands")
+    masks = []
+    for seat, hand in enumerate(hands):
+        if seat not in active or hand == "-":
+            masks.append(0 if seat not in active else _hand(hand, seat))
+            continue
+        masks.append(_hand(hand, seat))
+    strains = tuple(Strain) if trump is None else (_strain(trump),)
+    trick_cards = tuple(_card_list(trick, "trick"))
+    widow_mask = None
+    if widow is not None:
+        if trick_cards:
+            raise RequestError("a widow is taken before the first trick: no 'trick' with it")
+        if not isinstance(widow, list | tuple | str):
+            raise RequestError("'widow' must be two cards")
+        try:
+            widow_mask = parse_hand(widow)
+        except CardError as exc:
+            raise RequestError(f"widow: {exc}") from None
+        if popcount(widow_mask) != 2:
+            raise RequestError(f"the widow holds {popcount(widow_mask)} cards, expected 2")
+    for flag, name in ((cards, "cards"), (line, "line")):
+        if not isinstance(flag, bool):
+            raise RequestError(f"'{name}' must be true or false")
+        if flag and (widow_mask is not None or len(strains) != 1):
+            raise RequestError(f"'{name}' needs one trump and no widow")
+    request = Request(tuple(masks), strains, leader, declarer, active, trick_cards, widow_mask,
+                      dealer, cards, line)
+    _check_cards(request)
+    return request
 
 
 def parse_request(obj: Any) -> Request:
     """Check and convert one decoded JSON request."""
     if not isinstance(obj, dict):
         raise RequestError("a request is a JSON object")
-    for key in ("hands", "trump", "leader", "declarer"):
-        if key not in obj:
-            raise RequestError(f"missing field {key!r}")
-    hands_in = obj["hands"]
-    if not isinstance(hands_in, list) or len(hands_in) != 3:
-        raise RequestError("'hands' must be a list of three hands")
-    active = obj.get("active", [0, 1, 2])
-    if not isinstance(active, list) or not all(_is_seat(s) for s in active):
-        raise RequestError("'active' must be a list of seats 0-2")
-    for key in ("leader", "declarer"):
-        if not _is_seat(obj[key]):
-            raise RequestError(f"{key!r} must be a seat 0-2")
-    if not isinstance(obj["trump"], str):
+    if "hands" not in obj:
+        raise RequestError("missing field 'hands'")
+    known = {"hands", "trump", "declarer", "leader", "active", "dealer", "widow", "trick",
+             "cards", "line"}
+    fields = {k: obj[k] for k in known & set(obj) if obj[k] is not None}
+    if "trump" in fields and not isinstance(fields["trump"], str):
         raise RequestError("'trump' must be one of S, C, D, H, NT")
-    trump = parse_strain(obj["trump"])
-    hands = []
-    for seat, hand in enumerate(hands_in):
-        if seat not in active:
-            hands.append(0)
-            continue
-        if not isinstance(hand, list | str):
-            raise RequestError(f"hand {seat} must be a list of cards or a suit-grouped string")
-        try:
-            hands.append(parse_hand(hand))
-        except CardError as exc:
-            raise RequestError(f"hand {seat}: {exc}") from None
-    trick = _card_list(obj.get("trick", []), "trick")
-    widow = None
-    if "widow" in obj:
-        if trick:
-            raise RequestError("a widow request starts at the first trick: no 'trick' allowed")
-        cards = _card_list(obj["widow"], "widow")
-        widow = sum(1 << c for c in cards)
-        if len(cards) != 2:
-            raise RequestError(f"the widow holds {len(cards)} cards, expected 2")
-    position = Position(tuple(hands), trump, obj["leader"], obj["declarer"], tuple(active),
-                        tuple(trick))
-    if widow is None:
-        for seat in position.active:
-            if not trick and bin(hands[seat]).count("1") != 10:
-                raise RequestError(f"hand {seat} holds {bin(hands[seat]).count('1')} cards, "
-                                   "expected 10")
-    return Request(position, widow)
+    return make_request(**fields)
 
 
-def _is_seat(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value in (0, 1, 2)
+def _as_list(value: Any, name: str) -> list:
+    if not isinstance(value, list | tuple):
+        raise RequestError(f"'{name}' must be a list")
+    return list(value)
+
+
+def _hand(hand: Any, seat: int) -> int:
+    if not isinstance(hand, list | str):
+        raise RequestError(f"hand {seat} must be a list of cards or a suit-grouped string")
+    if hand == "-":
+        return 0
+    try:
+        return parse_hand(hand)
+    except CardError as exc:
+        raise RequestError(f"hand of seat {seat}: {exc}") from None
+
+
+def _strain(value: Any) -> Strain:
+    if not isinstance(value, str | Strain):
+        raise RequestError("'trump' must be one of S, C, D, H, NT")
+    return value if isinstance(value, Strain) else parse_strain(value)
 
 
 def _card_list(value: Any, name: str) -> list[int]:
-    if not isinstance(value, list | str):
-        raise RequestError(f"{name!r} must be a list of cards")
+    if not isinstance(value, list | tuple | str):
+        raise RequestError(f"'{name}' must be a list of cards")
     try:
         return parse_cards(value)
     except CardError as exc:
         raise RequestError(f"{name}: {exc}") from None
 
 
-def answer(obj: dict, solver: Solver) -> dict:
-    """The request ``obj`` with its answer fields added."""
-    request = parse_request(obj)
-    pos = request.position
-    out = dict(obj)
-    if request.widow is None:
-        out["declarer_tricks"] = solver.solve(pos)
-    else:
-        result = solver.solve_widow(pos.hands, request.widow, Strain(pos.trump), pos.leader,
-                                    pos.declarer, pos.active)
-        out["best_tricks"] = result.best_tricks
-        out["best_discards"] = result.discard_names()
+def _check_cards(request: Request) -> None:
+    """The hands hold what the request needs; the position checks seats, duplicates and
+    the trick's legality."""
+    request.position(request.strains[0])
+    if request.widow is not None:
+        for seat in request.active:
+            n = popcount(request.hands[seat])
+            if n != 10:
+                raise RequestError(f"hand of seat {seat} holds {n} cards; with a widow every "
+                                   "playing hand holds 10")
+
+
+def solve_request(request: Request, solver: Solver) -> Answer:
+    """Solve every strain the request asks for."""
+    answers = []
+    for strain in request.strains:
+        if request.widow is not None:
+            result = solver.solve_widow(request.hands, request.widow, strain, request.leader,
+                                        request.declarer, request.active)
+            answers.append(StrainAnswer(strain, result.best_tricks, widow=result))
+            continue
+        pos = request.position(strain)
+        values = solver.card_values(pos) if request.cards else None
+        line = solver.play_line(pos) if request.line and pos.tricks_left else None
+        answers.append(StrainAnswer(strain, solver.solve(pos), card_values=values,
+                                    to_move=pos.to_move if request.cards else None,
+                                    play_line=line))
+    return Answer(request, tuple(answers))
+
+
+def answer_fields(answer: Answer) -> dict:
+    """The fields a solve answer adds to its request."""
+    def fields(a: StrainAnswer) -> dict:
+        if a.widow is not None:
+            return {"best_tricks": a.tricks, "best_discards": a.widow.discard_names()}
+        out: dict[str, Any] = {"declarer_tricks": a.tricks}
+        if a.card_values is not None:
+            out["to_move"] = a.to_move
+            out["card_values"] = {format_card(c): v for c, v in
+                                  sorted(a.card_values.items(), key=lambda cv: (cv[0] >> 3,
+                                                                                -(cv[0] & 7)))}
+        if a.play_line is not None:
+            out["play_line"] = [[seat, format_card(card)] for seat, card in a.play_line]
+        return out
+
+    request = answer.request
+    out: dict[str, Any] = {"dealer": request.dealer, "declarer": request.declarer,
+                           "leader": request.leader, "active": list(request.active)}
+    if len(request.strains) == 1:  # a trump was given
+        out.update(fields(answer.strains[0]))
+        return out
+    out["strains"] = {a.strain.name: fields(a) for a in answer.strains}
+    if request.widow is not None:
+        contract = answer.contract
+        out["contract"] = None if contract is None else str(contract)
+        out["contract_discard"] = answer.contract_discard
     return out
 
 
-def answer_json_line(number: int, text: str, answer_fn) -> tuple[bool, str]:
-    """``(ok, json_text)`` for one numbered JSON line answered by ``answer_fn(obj)``;
-    a line that is not JSON, or that ``answer_fn`` rejects with a ``ValueError``,
-    gives ``{"line": n, "error": "..."}``."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return False, json.dumps({"line": number, "error": f"not valid JSON: {exc.msg}"})
-    try:
-        return True, json.dumps(answer_fn(obj))
-    except ValueError as exc:
-        return False, json.dumps({"line": number, "error": str(exc)})
+def answer(obj: Any, solver: Solver) -> dict:
+    """The request ``obj`` with its answer fields added (seats resolved to numbers)."""
+    request = parse_request(obj)
+    return {**obj, **answer_fields(solve_request(request, solver))}
 
 
-def numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """Non-blank lines with their line numbers, counting from 1 over all lines."""
-    return ((n, text) for n, text in enumerate(lines, start=1) if text.strip())
-
-
-def answer_line(numbered: tuple[int, str], solver: Solver | None = None) -> tuple[bool, str]:
-    """``(ok, json_text)`` for one numbered solve request line."""
-    number, text = numbered
+def answer_numbered(line: Line, solver: Solver | None = None) -> tuple[bool, str]:
+    """``(ok, json_text)`` for one numbered request line."""
     solver = solver or worker_solver()
-    return answer_json_line(number, text, lambda obj: answer(obj, solver))
+    return answer_line(line, lambda obj: answer(obj, solver))
 
 
 def default_workers() -> int:
@@ -149,21 +265,21 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def solve_lines(lines: Iterable[str], workers: int | None = None) -> Iterator[tuple[bool, str]]:
-    """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are skipped.
+def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
+                ) -> Iterator[tuple[bool, str]]:
+    """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are
+    skipped, line numbers count from 1 over all input lines.
 
-    Line numbers count from 1 over all input lines.  With more than one
-    worker the lines are spread over a process pool, each process with its
-    own solver; the answers are the same whatever the number of workers.
+    With more than one worker the lines are spread over processes, each with its own
+    solver; the answers are the same whatever the number of workers.
     """
+    from .workers import ordered_map
+
     numbered = numbered_lines(lines)
     workers = workers or default_workers()
     if workers == 1:
         solver = Solver()
         for item in numbered:
-            yield answer_line(item, solver)
+            yield answer_numbered(item, solver)
         return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers) as pool:
-        yield from pool.imap(answer_line, numbered, chunksize=8)
-
+    yield from ordered_map(answer_numbered, numbered, workers)

@@ -15,7 +15,9 @@ Notations:
 * card tokens: ``AS KS 10H TH 7c QD`` (rank then suit; ``10`` or ``T``; suit
   letters ``S C D H`` or symbols ``♠ ♣ ♦ ♥``; any case);
 * suit-grouped hands in S.C.D.H order: ``AKQ.-.J7.AT98`` (a void as ``-`` or empty);
-* a deal: three hands and the widow, suit-grouped, separated by spaces.
+* a deal: three hands and the widow, suit-grouped, separated by spaces (a hand of
+  card tokens is one word: ``AS,KS,QS`` or quoted ``"AS KS QS"``);
+* a discard or any short list of cards: tokens in card order, ``8C TC``.
 """
 
 from __future__ import annotations
@@ -152,7 +154,9 @@ def parse_hand(text: str | Iterable[str], size: int | None = None) -> Bitboard:
 
     ``size`` (optional) is the exact number of cards the hand must hold.
     """
-    if isinstance(text, str) and "." in text:
+    if isinstance(text, str) and text.strip() == "-":
+        mask = 0
+    elif isinstance(text, str) and "." in text:
         mask = _parse_grouped(text)
     else:
         mask = cards_mask(parse_cards(text))
@@ -207,16 +211,41 @@ def format_cards(mask: Bitboard, *, symbols: bool = False) -> list[str]:
     return out
 
 
-def parse_deal(text: str) -> tuple[list[Bitboard], Bitboard]:
-    """Parse ``"H0 H1 H2 WIDOW"`` (suit-grouped) into three 10-card hands and a 2-card widow.
+def split_hands(parts: str | Iterable[str]) -> list[str]:
+    """Hand texts from the words of a deal: a word with a ``.`` holds one or more
+    suit-grouped hands separated by spaces; any other word is one hand of card
+    tokens (separated by spaces or commas), or ``-`` for a hand with no cards."""
+    words = [parts] if isinstance(parts, str) else list(parts)
+    out = []
+    for word in words:
+        if not isinstance(word, str):
+            raise CardError(f"a hand is text such as \"AKQ.-.J7.AT98\", got {word!r}")
+        if "." in word:
+            out += word.split()
+        elif word.strip():
+            out.append(word.strip())
+    return out
+
+
+def parse_deal(text: str | Iterable[str]) -> tuple[list[Bitboard], Bitboard]:
+    """Parse a deal, ``"H0 H1 H2 WIDOW"`` or a list of hands, into three 10-card hands
+    and a 2-card widow (see ``split_hands``; a hand may also be card tokens).
 
     The widow may be omitted when the hands hold 30 cards: it is then the two missing cards.
     """
-    parts = text.split()
+    parts = split_hands(text)
     if len(parts) not in (3, 4):
         raise CardCountError(f"a deal is three hands and a widow, got {len(parts)} parts")
-    hands = [parse_hand(p, HAND_SIZE) for p in parts[:3]]
-    widow = parse_hand(parts[3], WIDOW_SIZE) if len(parts) == 4 else None
+    hands = []
+    for seat, part in enumerate(parts[:3]):
+        try:
+            hands.append(parse_hand(part, HAND_SIZE))
+        except CardError as exc:
+            raise type(exc)(f"hand of seat {seat}: {exc}") from None
+    try:
+        widow = parse_hand(parts[3], WIDOW_SIZE) if len(parts) == 4 else None
+    except CardError as exc:
+        raise type(exc)(f"widow: {exc}") from None
     seen = 0
     for mask in hands + ([widow] if widow is not None else []):
         if seen & mask:
@@ -226,6 +255,14 @@ def parse_deal(text: str) -> tuple[list[Bitboard], Bitboard]:
     if widow is None:
         widow = ALL_CARDS & ~seen
     return hands, widow
+
+
+def format_discard(cards: Bitboard | Iterable[int]) -> str:
+    """Cards as tokens in card order, the way discards are written everywhere: ``8C TC``.
+
+    Takes a mask or card indices."""
+    indices = iter_cards(cards) if isinstance(cards, int) else sorted(cards)
+    return " ".join(format_card(c) for c in indices)
 
 
 def format_deal(hands: list[Bitboard], widow: Bitboard) -> str:

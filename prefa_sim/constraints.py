@@ -4,7 +4,7 @@ Examples::
 
     first.hearts >= 5 and first.aces >= 2
     longest(dealer) >= 6 or top(second, H, 3) == 3
-    first.spades + first.clubs <= 4 and not widow.aces
+    first.spades + first.clubs <= 4 and not widow.aces >= 1
 
 Names: the hands ``first`` (first hand), ``second``, ``dealer`` and ``widow``,
 with attributes ``spades clubs diamonds hearts`` (suit lengths), ``cards``,
@@ -12,9 +12,10 @@ with attributes ``spades clubs diamonds hearts`` (suit lengths), ``cards``,
 ``longest(h)``, ``shortest(h)``, ``length(h, S)``, ``top(h, S, n)`` (how many of
 the top ``n`` cards of suit ``S`` the hand holds), ``count(h, A)`` (cards of a
 rank: ``A K Q J T 9 8 7``).  Integers, ``+ - *``, comparisons
-``< <= > >= == !=``, ``and or not`` and parentheses.  A comparison is 1 or 0,
-so ``first.aces + (second.aces >= 2)`` works; a constraint holds when its
-value is not zero.
+``< <= > >= == !=``, ``and or not`` and parentheses.  A constraint is a
+comparison, or comparisons joined by ``and``, ``or`` and ``not``; a bare number
+(``1``, ``first.hearts``) is refused.  Inside arithmetic a comparison counts 1
+or 0, so ``first.aces + (second.aces >= 2) >= 3`` works.
 """
 
 from __future__ import annotations
@@ -68,11 +69,12 @@ def tokenize(text: str) -> list[Token]:
 
 
 def _where(text: str, pos: int, message: str) -> str:
-    head = f"{message} at column {pos + 1}: "
-    return f"{head}{text}\n{' ' * (len(head) + pos)}^"
+    """The message, then the expression and a caret under ``pos`` on lines of their own
+    (so that the caret stays aligned whatever prefix the message gets)."""
+    return f"{message} at column {pos + 1}:\n    {text}\n    {' ' * pos}^"
 
 
-class Constraint:
+class Expression:
     """A parsed expression; ``evaluate(hands)`` gives its integer value."""
 
     def __init__(self, text: str) -> None:
@@ -102,24 +104,44 @@ class Constraint:
             self._fail(f"expected {op!r}, found")
         self._take()
 
+    def _condition(self, parse, tok: Token):
+        """Parse an operand of ``and``, ``or``, ``not``: it must be a condition."""
+        node = parse()
+        if not _is_condition(node):
+            self._fail("and, or, not join comparisons (such as 'first.aces >= 2'), not "
+                       "numbers: found", tok)
+        return node
+
     def _or(self):
+        start = self._peek()
         node = self._and()
         while self._peek().text == "or":
             self._take()
-            node = ("or", node, self._and())
+            left = self._checked(node, start)
+            start = self._peek()
+            node = ("or", left, self._condition(self._and, start))
         return node
 
     def _and(self):
+        start = self._peek()
         node = self._not()
         while self._peek().text == "and":
             self._take()
-            node = ("and", node, self._not())
+            left = self._checked(node, start)
+            start = self._peek()
+            node = ("and", left, self._condition(self._not, start))
+        return node
+
+    def _checked(self, node, tok: Token):
+        if not _is_condition(node):
+            self._fail("and, or, not join comparisons (such as 'first.aces >= 2'), not "
+                       "numbers: found", tok)
         return node
 
     def _not(self):
         if self._peek().text == "not":
             self._take()
-            return ("not", self._not())
+            return ("not", self._condition(self._not, self._peek()))
         return self._compare()
 
     def _compare(self):
@@ -193,6 +215,8 @@ class Constraint:
                 self._fail(f"{name.text}() needs a rank A K Q J T 9 8 7, found", tok)
             if kind == "int" and tok.kind != "int":
                 self._fail(f"{name.text}() needs a number, found", tok)
+            if kind == "int" and not 1 <= int(tok.text) <= 8:
+                self._fail(f"{name.text}() counts the top 1 to 8 cards of a suit, found", tok)
             args.append(tok.text.upper() if kind in ("suit", "rank") else
                         int(tok.text) if kind == "int" else tok.text)
         self._expect(")")
@@ -208,7 +232,28 @@ class Constraint:
         return _eval(self.tree, hands) != 0
 
     def __repr__(self) -> str:
-        return f"Constraint({self.text!r})"
+        return f"{type(self).__name__}({self.text!r})"
+
+
+class Constraint(Expression):
+    """An expression that is true or false: a comparison, or comparisons joined by
+    ``and``, ``or``, ``not``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        if not _is_condition(self.tree):
+            raise ConstraintError(_where(text, _start(self._tokens), "a constraint must be a "
+                                         "comparison such as 'first.hearts >= 5', or several "
+                                         "joined by and, or, not; this is a number"))
+
+
+def _is_condition(node) -> bool:
+    """Is the node true-or-false (a comparison, or and/or/not of them)?"""
+    return node[0] in ("cmp", "and", "or", "not")
+
+
+def _start(tokens: list[Token]) -> int:
+    return tokens[0].pos if tokens else 0
 
 
 def _suit_length(mask: int, suit: int) -> int:

@@ -1,4 +1,4 @@
-"""Contracts: the 25-step ladder (RULES §2) and the value of a trick (RULES §6)."""
+"""Contracts: the 25-step ladder (docs/rules.md §2) and the value of a trick (docs/rules.md §6)."""
 
 from __future__ import annotations
 

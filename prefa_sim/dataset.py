@@ -34,7 +34,9 @@ trumps                 int8     cards held in the strain (0 in NT)
 trump_top3             int8     how many of the strain's A, K, Q are held (0 in NT)
 =====================  =======  ===============================================================
 
-A mode that was not studied (``--modes``) leaves its columns null.
+A mode that was not studied (``--modes``) leaves its columns null; ``to_pandas`` and
+the readers here keep such columns as nullable integers (``Int8``), never floats.
+A discard mask reads as text with ``prefa_sim.cards.format_discard`` (``8C TC``).
 """
 
 from __future__ import annotations
@@ -117,11 +119,28 @@ def records_table(records: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(records, schema=SCHEMA)
 
 
+class DatasetError(ValueError):
+    """A path that holds no readable dataset."""
+
+
 def dataset_files(path: str | Path) -> list[Path]:
     """The Parquet files of a dataset: ``path`` itself, or the ``part-*.parquet`` files of a
     run folder in chunk order."""
     path = Path(path)
-    return sorted(path.glob("part-*.parquet")) if path.is_dir() else [path]
+    if not path.exists():
+        raise DatasetError(f"{path} does not exist")
+    files = sorted(path.glob("part-*.parquet")) if path.is_dir() else [path]
+    if not files:
+        raise DatasetError(f"{path} holds no dataset (no part-*.parquet files)")
+    return files
+
+
+def _open(file: Path) -> pq.ParquetFile:
+    try:
+        return pq.ParquetFile(file)
+    except (OSError, pa.ArrowException) as exc:
+        raise DatasetError(f"cannot read {file} as Parquet: {str(exc).splitlines()[0]}") \
+            from None
 
 
 def read_batches(path: str | Path, columns: Sequence[str] | None = None
@@ -129,11 +148,39 @@ def read_batches(path: str | Path, columns: Sequence[str] | None = None
     """The rows of a dataset as record batches, one file open at a time.
 
     Memory stays flat however many files the run has (a whole-dataset scan keeps
-    every file's footer).
+    every file's footer).  A file that is not a readable part of a dataset raises
+    ``DatasetError`` naming it.
     """
     for file in dataset_files(path):
-        with pq.ParquetFile(file) as parquet:
-            yield from parquet.iter_batches(columns=columns)
+        with _open(file) as parquet:
+            missing = set(columns or ()) - set(parquet.schema_arrow.names)
+            if missing:
+                raise DatasetError(f"{file} is not a prefa-sim dataset: no column "
+                                   f"{', '.join(sorted(missing))}")
+            try:
+                yield from parquet.iter_batches(columns=columns)
+            except (OSError, pa.ArrowException) as exc:
+                raise DatasetError(f"cannot read {file}: {str(exc).splitlines()[0]}") from None
+
+
+def to_pandas(table: pa.Table | pa.RecordBatch):
+    """A pandas DataFrame with the documented integer types: nullable ``Int8``, ``UInt32``
+    and ``Int64`` columns where the dataset has nulls (a mode left out), never floats."""
+    import pandas as pd
+
+    nullable = {pa.int8(): pd.Int8Dtype(), pa.int64(): pd.Int64Dtype(),
+                pa.uint32(): pd.UInt32Dtype()}
+    return table.to_pandas(types_mapper=nullable.get)
+
+
+def read_frame(path: str | Path, columns: Sequence[str] | None = None):
+    """A whole dataset (or the ``columns`` asked) as a pandas DataFrame, see ``to_pandas``."""
+    import pandas as pd
+
+    frames = [to_pandas(batch) for batch in read_batches(path, columns)]
+    if not frames:
+        return to_pandas(SCHEMA.empty_table().select(list(columns or SCHEMA.names)))
+    return pd.concat(frames, ignore_index=True)
 
 
 def trick_counts(path: str | Path, mode: str = "both") -> np.ndarray:
@@ -152,18 +199,22 @@ def trick_counts(path: str | Path, mode: str = "both") -> np.ndarray:
 
 
 def first_deals(path: str | Path, deals: int):
-    """The rows (a pandas DataFrame) of the first ``deals`` deals of a dataset, reading
-    only the files that hold them."""
+    """The rows (a pandas DataFrame, see ``to_pandas``) of the first ``deals`` deals of a
+    dataset, reading only the files that hold them."""
     import pandas as pd
 
     frames, seen = [], set()
     for file in dataset_files(path):
-        frame = pq.read_table(file).to_pandas()
+        with _open(file) as parquet:
+            try:
+                frame = to_pandas(parquet.read())
+            except (OSError, pa.ArrowException) as exc:
+                raise DatasetError(f"cannot read {file}: {str(exc).splitlines()[0]}") from None
+        if "deal" not in frame:
+            raise DatasetError(f"{file} is not a prefa-sim dataset: no column deal")
         frames.append(frame)
         seen.update(frame["deal"].unique().tolist())
         if len(seen) >= deals:
             break
-    if not frames:
-        return pd.DataFrame(columns=SCHEMA.names)
     data = pd.concat(frames, ignore_index=True)
     return data[data["deal"].isin(sorted(data["deal"].unique())[:deals])]

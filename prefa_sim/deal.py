@@ -1,4 +1,4 @@
-"""One deal as a state machine, from the auction to the settlement (RULES §2-§6).
+"""One deal as a state machine, from the auction to the settlement (docs/rules.md §2-§6).
 
 Phases: ``auction`` → ``widow`` (discard two cards, or concede a solo) →
 ``contract`` → ``defence`` (declarations) → ``play`` (claims included) →
@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .auction import Auction, AuctionError, Call
-from .cards import ACES_MASK, NUM_CARDS, Bitboard, format_card, iter_cards, popcount
+from .cards import ACES_MASK, NUM_CARDS, Bitboard, format_card, format_discard, iter_cards, popcount
 from .contracts import LADDER, Contract
 from .position import Position
-from .settlement import DEFENCES, LastContractMode, Settlement, settle
+from .seats import first_hand, opening_leader
+from .settlement import DEFENCES, SOLO_TRICKS, LastContractMode, Settlement, settle
 
 Phase = Literal["auction", "widow", "contract", "defence", "play", "claim", "settled", "void"]
 
@@ -36,7 +37,7 @@ class Discard:
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
     def __str__(self) -> str:
-        return "discard " + " ".join(format_card(c) for c in self.cards)
+        return "discard " + format_discard(self.cards)
 
 
 @dataclass(frozen=True)
@@ -139,12 +140,30 @@ class Deal:
     @property
     def first_hand(self) -> int:
         """The dealer's right-hand neighbour, who speaks and (if active) leads first."""
-        return (self.dealer + 1) % 3
+        return first_hand(self.dealer)
 
     def seat_of_role(self, role: str) -> int:
         """The seat of ``declarer``, ``first`` or ``second`` (defender)."""
         offset = {"declarer": 0, "first": 1, "second": 2}[role]
         return (self.declarer + offset) % 3
+
+    @property
+    def credited_tricks(self) -> list[int] | None:
+        """Tricks by seat as the settlement counts them (docs/rules.md §5.6): the solo
+        table for a solo, all ten to the declarer when both defenders pass, else the
+        tricks played (a claim's tricks included).  None until the deal is settled."""
+        if self.settlement is None:
+            return None
+        if self.solo:
+            by_role = SOLO_TRICKS[self.contract.level]
+        elif not DEFENCES[tuple(self.declarations)].players:
+            by_role = (10, 0, 0)
+        else:
+            return list(self.tricks)
+        credited = [0, 0, 0]
+        for offset, n in enumerate(by_role):
+            credited[(self.declarer + offset) % 3] = n
+        return credited
 
     # -- the interface -------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -248,7 +267,7 @@ class Deal:
             self._settle()
             return
         active = sorted({self.declarer, *(self.seat_of_role(r) for r in defence.players)})
-        leader = next(s for s in ((self.first_hand + k) % 3 for k in range(3)) if s in active)
+        leader = opening_leader(self.dealer, active)
         self.position = Position(tuple(self.hands), self.contract.strain, leader,
                                  self.declarer, tuple(active))
         self.phase = "play"

@@ -5,7 +5,12 @@ one seat on after every deal, void deals included.  The game ends when the
 pot holds less than 10 (no contract can be paid), or earlier by agreement
 (``max_deals``).  A player's result is what they took from the pot, less what
 they paid into it and their stake, plus a third of the pot left, plus the
-kapíkia won from and less those lost to the others: exact thirds, summing to zero.
+kapíkia won from and less those lost to the others: exact thirds, summing to zero
+(docs/rules.md §6).  The first dealer is seat 2 unless another is named, so seat 0
+is first hand in the first deal.
+
+``deal_record`` writes a finished deal as a script line that replays it exactly:
+the cards and every action, with who took it, what was credited and paid.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .auction import AuctionError, parse_call
-from .cards import CardError, parse_card, parse_cards
+from .cards import CardError, format_deal, format_discard, parse_card, parse_cards
 from .contracts import ContractError, parse_contract
 from .deal import (
     Action,
@@ -30,7 +35,8 @@ from .deal import (
     Solo,
 )
 from .kasa import KasaGame
-from .settlement import LastContractMode
+from .seats import DEFAULT_DEALER
+from .settlement import ROLES, LastContractMode
 
 STAKE = 500
 MIN_POT = 10
@@ -69,12 +75,20 @@ def parse_action(deal: Deal, token: str) -> Action:
     raise IllegalActionError(f"{text!r} is not an action of the {deal.phase} phase")
 
 
+def format_action(action: Action) -> str:
+    """The token ``parse_action`` reads back as ``action``: ``6S``, ``discard 8C TC``,
+    ``7H aces``, ``together``, ``AS``, ``claim``, ``accept``…"""
+    if isinstance(action, Name):
+        return f"{action.contract}{' aces' if action.aces else ''}"
+    return str(action)
+
+
 @dataclass
 class Game:
     """The pot, the accounts and the dealer between deals."""
 
     pot: int = 3 * STAKE
-    dealer: int = 0
+    dealer: int = DEFAULT_DEALER
     last_contract: LastContractMode = "normal"
     from_pot: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Kapíkia each seat took from the pot, less what it paid into it."""
@@ -82,7 +96,7 @@ class Game:
     """Kapíkia each seat won from the others, less what it lost to them."""
     deals: int = 0
     kasa: KasaGame | None = None
-    """With the personal-kása scoring (RULES §7) instead of the common pot."""
+    """With the personal-kása scoring (docs/rules.md §7) instead of the common pot."""
 
     def __post_init__(self) -> None:
         if self.kasa is not None:
@@ -100,6 +114,13 @@ class Game:
         return Deal(list(hands), widow, self.dealer, pot=self.pot,
                     last_contract=self.last_contract)
 
+    def accounts(self) -> list[int]:
+        """Per seat: kapíkia taken from the pot less paid into it, plus those won from the
+        others (with the personal kása, the kapíkia)."""
+        if self.kasa is not None:
+            return list(self.kasa.kapikia)
+        return [self.from_pot[s] + self.won[s] for s in range(3)]
+
     def record(self, deal: Deal) -> None:
         """Book a finished deal and pass the deal to the next dealer."""
         if not deal.is_terminal():
@@ -116,9 +137,13 @@ class Game:
         self.deals += 1
 
     def results(self) -> list[Fraction]:
-        """Each seat's result so far if the game ended now (sums to exactly zero)."""
+        """Each seat's result if the game ended now, in kapíkia (sums to exactly zero).
+
+        With the personal kása, units still in the kásas are settled as
+        docs/rules.md §7.5 describes for a game ended by agreement.
+        """
         if self.kasa is not None:
-            return [Fraction(k) for k in self.kasa.kapikia]
+            return self.kasa.results()
         share = Fraction(self.pot, 3)
         return [self.from_pot[s] - STAKE + share + self.won[s] for s in range(3)]
 
@@ -131,8 +156,46 @@ def random_cards(rng: random.Random) -> tuple[list[int], int]:
         (1 << deck[30]) | (1 << deck[31]))
 
 
+def thirds(value: Fraction) -> int:
+    """A result in thirds of a kapíki, the exact integer encoding of the records."""
+    scaled = value * 3
+    if scaled.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of thirds")
+    return int(scaled)
+
+
+def deal_record(game: Game, deal: Deal) -> dict:
+    """A finished, recorded deal as a JSON-ready object that is also a script line.
+
+    ``deal`` (the cards) and ``actions`` replay it exactly through ``prefa game``;
+    ``actors`` are the seats that took each action.  ``tricks_played`` are by seat
+    as played (claims included), ``tricks_credited`` as the settlement counts them
+    (all ten to the declarer when both defenders pass, the solo table for a solo).
+    Money is in kapíkia; ``results_thirds`` in thirds of a kapíki (exact).
+    """
+    record: dict = {"number": game.deals, "dealer": deal.dealer,
+                    "deal": format_deal(deal.hands_dealt, deal.widow),
+                    "actions": [format_action(a) for _, a in deal.history],
+                    "actors": [seat for seat, _ in deal.history],
+                    "void": deal.phase == "void"}
+    if deal.settlement is not None:
+        record.update(
+            declarer=deal.declarer, contract=str(deal.contract), solo=deal.solo, aces=deal.aces,
+            discard=None if deal.solo else format_discard(deal.discards),
+            declarations=list(deal.declarations), tricks_played=list(deal.tricks),
+            tricks_credited=deal.credited_tricks, pot_delta=deal.settlement.pot_delta,
+            transfers={deal.seat_of_role(r): deal.settlement.transfers[r] for r in ROLES})
+        record["transfers"] = [record["transfers"][s] for s in range(3)]
+    if game.kasa is not None:
+        record.update(kasa=list(game.kasa.kasa), kapikia=list(game.kasa.kapikia))
+    else:
+        record.update(pot=game.pot, accounts=game.accounts())
+    record["results_thirds"] = [thirds(r) for r in game.results()]
+    return record
+
+
 def play_random_game(seed: int, max_deals: int = 1000,
-                     last_contract: LastContractMode = "normal", dealer: int = 0,
+                     last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
                      kasa: int | None = None):
     """Yield ``(game, deal)`` after each deal of a game of random legal actions
     (with ``kasa`` units each, the personal-kása scoring)."""

@@ -1,4 +1,4 @@
-"""The traditional personal kása (RULES §7), a scoring system beside the common pot.
+"""The traditional personal kása (docs/rules.md §7), a scoring system beside the common pot.
 
 Each player starts with an agreed kása in units (31 or 40, say; a unit is 10
 kapíkia).  Only the declarer's kása moves: down by the contract's value when
@@ -9,11 +9,17 @@ excess is struck from the fullest other kása (on a tie, the declarer's right-ha
 neighbour's), whose owner pays the declarer 10 kapíkia per unit; when both
 other kásas are empty the declarer gets half the remaining units' kapíkia from
 each.  The game ends when all three kásas are empty; the kapíkia are the result.
+
+A game ended by agreement while units remain is settled as docs/rules.md §7.5
+says: every player pays each of the two others a third of their own remaining
+units' kapíkia (the rule for two empty kásas, applied to every kása), so the
+results are exact thirds and still sum to zero.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .settlement import Settlement
 
@@ -31,6 +37,12 @@ class KasaGame:
     def over(self) -> bool:
         """All three kásas are empty."""
         return not any(self.kasa)
+
+    def results(self) -> list[Fraction]:
+        """Each seat's result in kapíkia, units left in the kásas settled (docs/rules.md §7.5)."""
+        total = sum(self.kasa)
+        return [self.kapikia[s] + Fraction(UNIT * (total - 3 * self.kasa[s]), 3)
+                for s in range(3)]
 
     def record(self, declarer: int, settlement: Settlement) -> None:
         """Book one deal settled with full trick values (``last_contract="fair"``).

@@ -1,12 +1,16 @@
-"""Plain-text reports of deals and solver results, for people at a terminal."""
+"""Plain-text reports of deals and solver answers, for people at a terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .cards import SUIT_LETTERS, Bitboard, Strain, format_card, format_hand
 from .position import Position
-from .solver import WidowResult
+from .seats import seat_label
+
+if TYPE_CHECKING:
+    from .batch import Answer
 
 STRAIN_NAMES = {
     Strain.S: "spades",
@@ -23,18 +27,22 @@ def hand_text(mask: Bitboard) -> str:
     return "  ".join(f"{letter} {g:<8}" for letter, g in zip(SUIT_LETTERS, groups, strict=True))
 
 
+def cards_text(cards: Sequence[int]) -> str:
+    """Cards in the order given: ``QS 8S``."""
+    return " ".join(format_card(c) for c in cards)
+
+
 def seats_text(hands: Sequence[Bitboard], declarer: int, active: Sequence[int],
-               widow: Bitboard | None = None) -> str:
-    """One line per seat (and the widow), marking the declarer and seats out of play."""
+               widow: Bitboard | None = None, dealer: int = 2) -> str:
+    """One line per seat with its role (and the widow), marking the declarer and seats
+    out of play."""
     lines = []
     for seat in range(3):
-        role = "declarer" if seat == declarer else "defender"
-        if seat not in active:
-            lines.append(f"seat {seat}  {'passed':<9} {hand_text(hands[seat])}".rstrip())
-        else:
-            lines.append(f"seat {seat}  {role:<9} {hand_text(hands[seat])}".rstrip())
+        role = "declarer" if seat == declarer else "defender" if seat in active else "passed"
+        lines.append(f"{seat_label(seat, dealer):<22}{role:<9} {hand_text(hands[seat])}"
+                     .rstrip())
     if widow is not None:
-        lines.append(f"widow   {'':<9} {hand_text(widow)}".rstrip())
+        lines.append(f"{'widow':<22}{'':<9} {hand_text(widow)}".rstrip())
     return "\n".join(lines)
 
 
@@ -45,7 +53,7 @@ def position_header(position: Position, with_trump: bool = True) -> str:
     if with_trump:
         text = f"trump: {STRAIN_NAMES[position.trump]}, {text}"
     if position.trick:
-        text += ", on the table: " + " ".join(format_card(c) for c in position.trick)
+        text += ", on the table: " + cards_text(position.trick)
     return text
 
 
@@ -74,13 +82,46 @@ def play_line_text(position: Position, line: Sequence[tuple[int, int]]) -> str:
     return "\n".join(rows)
 
 
-def widow_table_text(table: dict[Strain, WidowResult], shown: int = 5) -> str:
+def widow_table_text(answer: Answer, shown: int = 5) -> str:
     """Best tricks and best discards per strain (the first ``shown`` discards, then a count)."""
     rows = ["strain  tricks  best discards"]
-    for strain, result in table.items():
-        names = result.discard_names()
+    for item in answer.strains:
+        names = item.widow.discard_names()
         text = ", ".join(names[:shown])
         if len(names) > shown:
             text += f" and {len(names) - shown} more"
-        rows.append(f"{strain.name:<8}{result.best_tricks:<8}{text}")
+        rows.append(f"{item.strain.name:<8}{item.tricks:<8}{text}")
     return "\n".join(rows)
+
+
+def answer_text(answer: Answer) -> str:
+    """A solve answer for a terminal: the seats, then the widow table or the tricks."""
+    request = answer.request
+    out = [seats_text(request.hands, request.declarer, request.active, request.widow,
+                      request.dealer)]
+    seats = " ".join(map(str, request.active))
+    if request.widow is not None:
+        out.append(f"\nseat {request.declarer} takes the widow; seat {request.leader} leads; "
+                   f"seats {seats} play\n")
+        out.append(widow_table_text(answer))
+        contract = answer.contract
+        if len(answer.strains) > 1 and contract is None:
+            out.append("\nno contract makes: the best is fewer than six tricks")
+        elif len(answer.strains) > 1:
+            out.append(f"\ncontract to name: {contract} (discard {answer.contract_discard})")
+        return "\n".join(out)
+    first = request.position(answer.strains[0].strain)
+    if len(answer.strains) > 1:
+        out.append("\n" + position_header(first, with_trump=False))
+        out.append("\nstrain  declarer tricks")
+        out += [f"{a.strain.name:<8}{a.tricks}" for a in answer.strains]
+        return "\n".join(out)
+    (item,) = answer.strains
+    out.append("\n" + position_header(first))
+    out.append(f"declarer takes {item.tricks} of {first.tricks_left} tricks"
+               + (" (this trick on)" if first.trick else ""))
+    if item.card_values is not None:
+        out.append("\n" + card_values_text(item.card_values, item.to_move))
+    if item.play_line is not None:
+        out.append("\n" + play_line_text(first, item.play_line))
+    return "\n".join(out)

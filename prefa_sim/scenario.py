@@ -10,6 +10,7 @@ A scenario file is TOML::
     [fixed]
     first = "-.-.-.AKQ"
 
+``dealer`` is a seat number, 2 when left out (seat 0 is then first hand).
 ``fixed`` may name ``first``, ``second``, ``dealer`` and ``widow`` (suit-grouped
 or card tokens, any number of cards up to the hand's size).  The cards not
 fixed are dealt uniformly to complete the hands, so a fixed hand needs no
@@ -29,6 +30,8 @@ import numpy as np
 
 from .cards import ALL_CARDS, Bitboard, CardError, format_hand, iter_cards, parse_hand, popcount
 from .constraints import Constraint, ConstraintError
+from .jsonl import utf8_error
+from .seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
 
 SIZES = {"first": 10, "second": 10, "dealer": 10, "widow": 2}
 
@@ -43,13 +46,15 @@ class Scenario:
 
     name: str = "random"
     description: str = "uniformly random deals"
-    dealer: int = 0
+    dealer: int = DEFAULT_DEALER
     fixed: Mapping[str, Bitboard] = field(default_factory=dict)
     constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.dealer not in (0, 1, 2):
-            raise ScenarioError(f"dealer must be seat 0, 1 or 2, got {self.dealer!r}")
+        try:
+            check_dealer(self.dealer)
+        except SeatError as exc:
+            raise ScenarioError(str(exc)) from None
         seen = 0
         for role, mask in self.fixed.items():
             if role not in SIZES:
@@ -65,7 +70,7 @@ class Scenario:
 
     def seat_of(self, role: str) -> int:
         """The absolute seat of ``first``, ``second`` or ``dealer``."""
-        return (self.dealer + {"first": 1, "second": 2, "dealer": 0}[role]) % 3
+        return seat_of(role, self.dealer)
 
     def describe(self) -> str:
         """A one-line summary: name, dealer, fixed cards, constraints."""
@@ -105,9 +110,9 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
             constraints.append(Constraint(text))
         except ConstraintError as exc:
             raise ScenarioError(f"{source}: constraint {k + 1}: {exc}") from None
-    dealer = data.get("dealer", 0)
+    dealer = data.get("dealer", DEFAULT_DEALER)
     if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ScenarioError(f"{source}: dealer must be a seat number 0-2")
+        raise ScenarioError(f"{source}: the dealer must be seat 0, 1 or 2, got {dealer!r}")
     try:
         return Scenario(str(data.get("name", "scenario")), str(data.get("description", "")),
                         dealer, fixed, tuple(constraints))
@@ -119,9 +124,14 @@ def load_scenario(path: str | Path) -> tuple[Scenario, str]:
     """Read a scenario TOML file; returns the scenario and the file's text."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(f"cannot read scenario {path}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(f"{path}, line {line}: {utf8_error(exc)}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -161,30 +171,33 @@ class DealSampler:
             column = 3 if role == "widow" else scenario.seat_of(role)
             fixed = scenario.fixed.get(role, 0)
             self._slots.append((column, fixed, SIZES[role] - popcount(fixed)))
+        self._batch = 64 if scenario.constraints else 1
+
+    def deal(self, rng: np.random.Generator) -> np.ndarray:
+        """One deal meeting the scenario, drawn from ``rng`` alone, as four int64 masks.
+
+        Candidates are drawn in batches and the first that meets the constraints is
+        taken, so the deal depends only on the state of ``rng``.
+        """
+        tried = 0
+        while tried < self.max_tries:
+            for row in self._draw(rng, self._batch):
+                tried += 1
+                if self._accept(row):
+                    self.stats.tried += tried
+                    self.stats.accepted += 1
+                    return row
+        self.stats.tried += tried
+        raise ScenarioError(
+            f"no deal met the constraints of {self.scenario.name!r} in {tried:,} tries "
+            f"({self.stats.accepted:,} of {self.stats.tried:,} accepted so far): the scenario "
+            "is impossible or too rare to sample")
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """``n`` deals meeting the scenario, as an ``(n, 4)`` int64 array."""
         out = np.zeros((n, 4), dtype=np.int64)
-        done = 0
-        since_last = 0
-        while done < n:
-            batch = max(16, min(4096, 2 * (n - done)))
-            rows = self._draw(rng, batch)
-            for row in rows:
-                self.stats.tried += 1
-                since_last += 1
-                if self._accept(row):
-                    self.stats.accepted += 1
-                    out[done] = row
-                    done += 1
-                    since_last = 0
-                    if done == n:
-                        break
-            if since_last >= self.max_tries:
-                raise ScenarioError(
-                    f"no deal met the constraints of {self.scenario.name!r} in "
-                    f"{since_last:,} tries ({self.stats.accepted:,} of {self.stats.tried:,} "
-                    "accepted so far): the scenario is impossible or too rare to sample")
+        for i in range(n):
+            out[i] = self.deal(rng)
         return out
 
     def _draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
@@ -206,3 +219,8 @@ class DealSampler:
                  "dealer": int(row[s.seat_of("dealer")]), "widow": int(row[3])}
         return all(c.holds(hands) for c in s.constraints)
 
+
+def deal_rng(seed: int, index: int) -> np.random.Generator:
+    """The random stream of deal ``index`` of a run with root ``seed``: the same deal
+    whatever the chunking, the workers or the machines."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))

@@ -1,4 +1,4 @@
-"""Settlement of one deal with the common pot (RULES §6), as a pure function.
+"""Settlement of one deal with the common pot (docs/rules.md §6), as a pure function.
 
 Roles: ``declarer``, ``first`` (the first defender, the declarer's right-hand
 neighbour, who speaks first) and ``second``.  Money is in whole kapíkia.
@@ -47,7 +47,7 @@ class Defence:
         return "second" if self.caller == "first" else "first"
 
 
-# The seven legal declaration sequences of RULES §4 (first defender, second, first again).
+# The seven legal declaration sequences of docs/rules.md §4 (first defender, second, first again).
 DEFENCES: dict[tuple[str, ...], Defence] = {
     ("play", "play"): Defence(("first", "second")),
     ("play", "pass", "together"): Defence(("first", "second"), caller="first"),
@@ -109,7 +109,7 @@ def trick_value(contract: Contract, pot: int, mode: LastContractMode, anyone_dow
 def settle(contract: Contract, declarations: Sequence[str] = (),
            tricks: Mapping[str, int] | None = None, *, aces: bool = False, solo: bool = False,
            pot: int = 1500, last_contract: LastContractMode = "normal") -> Settlement:
-    """Settle one deal (RULES §6).
+    """Settle one deal (docs/rules.md §6).
 
     ``tricks`` maps ``declarer``, ``first`` and ``second`` to the tricks each
     took; a seat out of play may be left out.  With ``solo`` the declarations and
@@ -141,7 +141,7 @@ def _check_tricks(tricks: Mapping[str, int] | None, defence: Defence) -> dict[st
     for role in ROLES:
         n = tricks.get(role, 0)
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 10:
-            raise SettlementError(f"tricks of {role} must be a whole number 0-10, got {n!r}")
+            raise SettlementError(f"'tricks' of {role} must be a whole number 0-10, got {n!r}")
         if role not in playing and n:
             raise SettlementError(f"the {role} defender did not play but took {n} tricks")
         out[role] = n
@@ -217,13 +217,19 @@ def _totals(payments: list[tuple[str, str, int]]) -> dict[str, int]:
 
 
 def settle_request(obj: Mapping) -> dict:
-    """Settle a JSON request (see ``prefa score --batch``) and add its results."""
+    """Settle a JSON request (see ``prefa score --batch``) and add its results.
+
+    Every field is checked and a wrong one named: ``contract`` (text such as
+    "7H"), ``declarations`` (a list of words), ``tricks`` (declarer, first and
+    second to whole numbers 0-10), ``aces`` and ``solo`` (true or false), ``pot``
+    (a whole number of kapíkia, 0 or more) and ``last_contract``.
+    """
     from .contracts import parse_contract
 
     if not isinstance(obj, Mapping):
         raise SettlementError("a request is a JSON object")
     if not isinstance(obj.get("contract"), str):
-        raise SettlementError("missing field 'contract' (e.g. \"7H\")")
+        raise SettlementError("'contract' must be a contract such as \"7H\"")
     contract = parse_contract(obj["contract"])
     declarations = obj.get("declarations", [])
     if not isinstance(declarations, list) or not all(isinstance(d, str) for d in declarations):
@@ -240,9 +246,12 @@ def settle_request(obj: Mapping) -> dict:
             raise SettlementError(f"'{key}' must be true or false")
         flags[key] = value
     pot = obj.get("pot", 1500)
-    if not isinstance(pot, int) or isinstance(pot, bool):
-        raise SettlementError("'pot' must be a whole number of kapíkia")
+    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
+        raise SettlementError(f"'pot' must be a whole number of kapíkia, 0 or more, got {pot!r}")
     mode = obj.get("last_contract", "normal")
+    if mode not in LAST_CONTRACT_MODES:
+        raise SettlementError(f"'last_contract' must be one of {', '.join(LAST_CONTRACT_MODES)}, "
+                              f"got {mode!r}")
     result = settle(contract, declarations, tricks, aces=flags["aces"], solo=flags["solo"],
                     pot=pot, last_contract=mode)
     return {**obj, "pot_delta": result.pot_delta, "net": result.net,

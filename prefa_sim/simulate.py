@@ -1,22 +1,27 @@
-"""Running a simulation: seeded chunks of deals, solved and written as Parquet files.
+"""Running a simulation: deals drawn from the seed, solved and written as Parquet files.
 
-A run of ``deals`` deals is cut into chunks of ``chunk_size``.  Chunk ``i`` draws
-its deals from its own stream, ``SeedSequence(seed, spawn_key=(i,))``, so the
-data depend only on the seed and the configuration, never on how many workers
-or machines ran the chunks.  Each chunk is written to ``part-NNNNN.parquet``
-through a temporary name and a rename, so a killed run leaves only whole
-files; ``resume`` runs the chunks still missing.  ``_run.json`` records the
-configuration; a finished run is not overwritten unless forced.
+Deal ``i`` of a run draws its cards from its own stream,
+``SeedSequence(seed, spawn_key=(i,))``, so the data depend only on the seed and
+the scenario, never on the chunk size, the number of workers or the machines.
+The deals are cut into chunks of ``chunk_size``; chunk ``k`` is written to
+``part-KKKKK.parquet`` through a temporary name and a rename, so a killed run
+leaves only whole files.  ``_run.json`` records the configuration: ``resume``
+reads it back, checks the parts already written (a truncated or corrupt part is
+done again) and runs the chunks still missing.  A finished run is not
+overwritten unless forced, and a run that fails before its first part is
+written leaves the folder as it found it.
+
+Nothing is listed per chunk up front: the chunks to run are generated as the
+workers take them, so a run of any size starts at once in bounded memory.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -28,12 +33,15 @@ import pyarrow.parquet as pq
 
 from .cards import ALL_CARDS, Strain, parse_hand, popcount
 from .dataset import records_table, table_records
-from .scenario import DealSampler, SamplerStats, Scenario, parse_scenario
+from .jsonl import LineError, decode, numbered_lines
+from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
+from .seats import DEFAULT_DEALER, SeatError, check_dealer
 from .solver import Solver, worker_solver
 from .tables import MODES, deal_table
 
 MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
 REPLAY_FILE = "_replay.npy"  # deals to replay: rows [hand0, hand1, hand2, widow, dealer]
+PART_GLOB = "part-*.parquet"
 
 
 class RunError(ValueError):
@@ -42,7 +50,7 @@ class RunError(ValueError):
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything that determines a run's data."""
+    """Everything that determines a run's data and its files."""
 
     deals: int
     seed: int
@@ -51,10 +59,18 @@ class RunConfig:
     strains: tuple[str, ...] = tuple(s.name for s in Strain)
     modes: tuple[str, ...] = MODES
     scenario: dict = field(default_factory=dict)
-    """The scenario as decoded TOML (empty: uniformly random deals, seat 0 dealing)."""
+    """The scenario as decoded TOML (empty: uniformly random deals, seat 2 dealing)."""
     scenario_text: str = ""
     replay: str = ""
     """SHA-256 of the replayed deals (``REPLAY_FILE`` in the output folder), or empty."""
+
+    def __post_init__(self) -> None:
+        if self.deals < 1 or self.chunk_size < 1:
+            raise RunError("a run needs at least one deal and one deal per chunk")
+        if self.seed < 0:
+            raise RunError(f"the seed must be a whole number 0 or more, got {self.seed}")
+        for name in ("declarers", "strains", "modes"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
 
     @property
     def chunks(self) -> int:
@@ -65,14 +81,23 @@ class RunConfig:
         start = index * self.chunk_size
         return range(start, min(start + self.chunk_size, self.deals))
 
+    def chunk_rows(self, index: int) -> int:
+        """How many dataset rows chunk ``index`` holds."""
+        return len(self.chunk_deals(index)) * len(self.declarers) * len(self.strains)
+
     def to_json(self) -> dict:
         data = asdict(self)
-        data["declarers"] = list(self.declarers)
-        data["strains"] = list(self.strains)
-        data["modes"] = list(self.modes)
+        for name in ("declarers", "strains", "modes"):
+            data[name] = list(getattr(self, name))
         return data
 
+    @classmethod
+    def from_json(cls, data: dict) -> RunConfig:
+        """The configuration recorded by ``to_json``."""
+        return cls(**data)
 
+
+# -- one chunk ---------------------------------------------------------------------------
 
 def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
                 stats: SamplerStats | None = None, out_dir: Path | None = None) -> pa.Table:
@@ -80,15 +105,14 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
 
     ``stats`` receives the sampling counts; ``out_dir`` holds the replayed deals.
     """
-    scenario = parse_scenario(config.scenario) if config.scenario else Scenario()
     span = config.chunk_deals(index)
     if config.replay:
         rows = np.load(Path(out_dir) / REPLAY_FILE, mmap_mode="r")[span.start:span.stop]
         deals, dealers = np.array(rows[:, :4]), [int(d) for d in rows[:, 4]]
     else:
-        rng = np.random.default_rng(np.random.SeedSequence(config.seed, spawn_key=(index,)))
+        scenario = parse_scenario(config.scenario) if config.scenario else Scenario()
         sampler = DealSampler(scenario)
-        deals = sampler.sample(rng, len(span))
+        deals = [sampler.deal(deal_rng(config.seed, i)) for i in span]
         dealers = [scenario.dealer] * len(span)
         if stats is not None:
             stats.tried += sampler.stats.tried
@@ -108,10 +132,18 @@ def chunk_path(out_dir: Path, index: int) -> Path:
     return out_dir / f"part-{index:05d}.parquet"
 
 
+def chunk_index(path: Path) -> int | None:
+    """The chunk a part file holds, from its name (None for other files)."""
+    stem = path.name.removeprefix("part-").removesuffix(".parquet")
+    return int(stem) if path.name.startswith("part-") and stem.isdigit() else None
+
+
 def file_metadata(config: RunConfig, index: int, stats: SamplerStats) -> dict[bytes, bytes]:
     """Parquet key-value metadata: seed, scenario, sampling, versions, creation time."""
     versions = {name: version(name) for name in ("prefa-sim", "numpy", "numba", "pyarrow")}
-    info = {"root_seed": config.seed, "chunk": index, "spawn_key": [index],
+    span = config.chunk_deals(index)
+    info = {"root_seed": config.seed, "chunk": index, "deals": [span.start, span.stop],
+            "deal_streams": "SeedSequence(root_seed, spawn_key=(deal,))",
             "config": config.to_json(), "versions": versions,
             "sampling": {"tried": stats.tried, "accepted": stats.accepted},
             "created": datetime.now(UTC).isoformat(timespec="seconds")}
@@ -136,130 +168,288 @@ def _write_chunk_job(job: tuple[RunConfig, str, int]) -> tuple[int, int, int]:
     return write_chunk(config, Path(out_dir), index)
 
 
+def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
+    """Why the part file of chunk ``index`` cannot be kept (None when it is whole)."""
+    try:
+        table = pq.read_table(path)
+        info = json.loads((table.schema.metadata or {}).get(b"prefa_sim", b"null"))
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        return f"unreadable ({str(exc).splitlines()[0][:80]})"
+    if not isinstance(info, dict) or info.get("chunk") != index \
+            or info.get("config") != config.to_json():
+        return "not a part of this run"
+    if table.num_rows != config.chunk_rows(index):
+        return f"{table.num_rows} rows, expected {config.chunk_rows(index)}"
+    return None
+
+
+# -- the output folder --------------------------------------------------------------------
+
+def read_manifest(out_dir: str | Path) -> RunConfig | None:
+    """The configuration recorded in a run folder (None when there is no run)."""
+    manifest = Path(out_dir) / MANIFEST
+    if not manifest.exists():
+        return None
+    try:
+        return RunConfig.from_json(json.loads(manifest.read_text(encoding="utf-8")))
+    except (ValueError, TypeError) as exc:
+        raise RunError(f"{manifest} is not a run record of prefa-sim: {exc}") from None
+
+
+def written_chunks(out_dir: Path, config: RunConfig) -> set[int]:
+    """The chunks of ``config`` with a part file in ``out_dir`` (not checked)."""
+    found = (chunk_index(p) for p in out_dir.glob(PART_GLOB))
+    return {i for i in found if i is not None and i < config.chunks}
+
+
+def is_finished(out_dir: str | Path, config: RunConfig) -> bool:
+    """Does ``out_dir`` hold this run, every chunk written?"""
+    out_dir = Path(out_dir)
+    try:
+        recorded = read_manifest(out_dir)
+    except RunError:
+        return False
+    return recorded == config and len(written_chunks(out_dir, config)) == config.chunks
+
+
+@dataclass
+class Plan:
+    """What a run does in its folder: the chunks to run, and how to undo a failed start."""
+
+    todo: Callable[[], Iterator[int]]
+    remaining: int
+    redone: list[tuple[int, str]]
+    """Parts found broken on resume, with the reason; they are run again."""
+    created: list[Path]
+    """Files (and the folder) made by a fresh start, removed if it fails before any part."""
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
+            replay: np.ndarray | None = None) -> Plan:
+    """Check the output folder (and store the deals to replay); plan the chunks to run."""
+    made_folder = not out_dir.exists()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    recorded = read_manifest(out_dir) if not force else None
+    if recorded is not None:
+        done = written_chunks(out_dir, config)
+        if not resume:
+            state = "finished" if len(done) == config.chunks else "unfinished"
+            raise RunError(f"{out_dir} holds a {state} run; use --resume to finish it or "
+                           "--force to start again")
+        if recorded != config:
+            raise RunError(f"{out_dir} holds a run with other settings; --resume takes them "
+                           "from the folder (or use --force to start again)")
+        for stray in out_dir.glob(".part-*.parquet.tmp*"):
+            stray.unlink()
+        redone = []
+        for index in sorted(done):
+            problem = part_problem(chunk_path(out_dir, index), config, index)
+            if problem:
+                redone.append((index, problem))
+                chunk_path(out_dir, index).unlink()
+                done.discard(index)
+
+        def missing() -> Iterator[int]:
+            return (i for i in range(config.chunks) if i not in done)
+        return Plan(missing, config.chunks - len(done), redone, [])
+    if resume and not force:
+        raise RunError(f"{out_dir} holds no run to resume")
+    old_parts = [*out_dir.glob(PART_GLOB), *out_dir.glob(".part-*.parquet.tmp*")]
+    if old_parts and not force and not (out_dir / MANIFEST).exists():
+        raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
+                       "another folder, or --force to replace them")
+    for old in old_parts:
+        old.unlink()
+    created = [out_dir] if made_folder else []
+    if replay is not None:
+        _write_atomic(out_dir / REPLAY_FILE, _npy_bytes(replay))
+        created.append(out_dir / REPLAY_FILE)
+    _write_atomic(out_dir / MANIFEST, json.dumps(config.to_json(), indent=1).encode())
+    created.append(out_dir / MANIFEST)
+    return Plan(lambda: iter(range(config.chunks)), config.chunks, [], created)
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def _undo_start(out_dir: Path, plan: Plan) -> None:
+    """Leave the folder as a failed fresh start found it (no part was written)."""
+    if not plan.created or any(out_dir.glob(PART_GLOB)):
+        return
+    for path in reversed(plan.created):
+        if path == out_dir:
+            if not any(out_dir.iterdir()):
+                out_dir.rmdir()
+        else:
+            path.unlink(missing_ok=True)
+
+
+# -- running -------------------------------------------------------------------------------
+
+def run_chunks(config: RunConfig, out_dir: Path, chunks: Iterable[int], workers: int,
+               scheduler=None) -> Iterator[tuple[int, int, int]]:
+    """Run ``chunks`` and yield ``(chunk, tried, accepted)`` as each is written.
+
+    With ``scheduler`` (a Dask distributed address, or a ``Client``), on that
+    cluster: its workers need prefa-sim installed and ``out_dir`` on a shared
+    file system.  Otherwise on local processes (inline with one worker).  Jobs
+    are handed out a few at a time, never listed up front.
+    """
+    jobs = ((config, str(out_dir), index) for index in chunks)
+    if scheduler is not None:
+        yield from _run_on_dask(jobs, scheduler)
+        return
+    if workers <= 1:
+        for job in jobs:
+            yield _write_chunk_job(job)
+        return
+    from .workers import unordered_map
+
+    yield from unordered_map(_write_chunk_job, jobs, workers)
+
+
+def _run_on_dask(jobs: Iterator, scheduler) -> Iterator[tuple[int, int, int]]:
+    from distributed import Client, as_completed
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        window = 2 * max(1, sum(client.nthreads().values()))
+        first = [client.submit(_write_chunk_job, job, pure=False)
+                 for job in _take(jobs, window)]
+        running = as_completed(first)
+        for future in running:
+            yield future.result()
+            for job in _take(jobs, 1):
+                running.add(client.submit(_write_chunk_job, job, pure=False))
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def _take(iterator: Iterator, n: int) -> list:
+    out = []
+    for item in iterator:
+        out.append(item)
+        if len(out) == n:
+            break
+    return out
+
+
+@dataclass
+class Progress:
+    """Where a run stands, passed to the progress callback after each chunk."""
+
+    done: int
+    total: int
+    deals_done: int
+    seconds: float
+    acceptance: float
+
+
+def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: bool = False,
+             force: bool = False, progress: Callable[[Progress], None] | None = None,
+             scheduler=None, replay: np.ndarray | None = None,
+             on_plan: Callable[[Plan], None] | None = None) -> Path:
+    """Run (or finish) a simulation into ``out_dir``.
+
+    ``replay``: deals to solve instead of sampling (``replay_rows``; the config's
+    ``replay`` must be their hash and ``deals`` their number).  ``progress`` is
+    called after each chunk and ``on_plan`` once the folder is checked.
+    ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on.
+    ``workers`` is capped at the number of chunks to run.
+    """
+    out_dir = Path(out_dir)
+    plan = prepare(config, out_dir, resume, force, replay)
+    if on_plan:
+        on_plan(plan)
+    start = time.perf_counter()
+    done = config.chunks - plan.remaining
+    deals_done = 0
+    sampled = SamplerStats()
+    try:
+        for index, tried, accepted in run_chunks(config, out_dir, plan.todo(),
+                                                 min(workers, plan.remaining), scheduler):
+            done += 1
+            deals_done += len(config.chunk_deals(index))
+            sampled.tried += tried
+            sampled.accepted += accepted
+            if progress:
+                progress(Progress(done, config.chunks, deals_done,
+                                  time.perf_counter() - start, sampled.acceptance))
+    except BaseException:
+        _undo_start(out_dir, plan)
+        raise
+    return out_dir
+
+
+# -- replays -------------------------------------------------------------------------------
+
 def replay_rows(deals: np.ndarray) -> tuple[np.ndarray, str]:
     """Deals to replay as int64 rows ``[hand0, hand1, hand2, widow, dealer]`` and their SHA-256."""
     rows = np.ascontiguousarray(deals, dtype=np.int64)
     return rows, hashlib.sha256(rows.tobytes()).hexdigest()
 
 
-def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
-            replay: np.ndarray | None = None) -> list[int]:
-    """Check the output folder (and store the deals to replay); return the chunks to run."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    manifest = out_dir / MANIFEST
-    if manifest.exists() and not force:
-        recorded = json.loads(manifest.read_text())
-        done = [i for i in range(config.chunks) if chunk_path(out_dir, i).exists()]
-        if not resume:
-            state = "finished" if len(done) == config.chunks else "unfinished"
-            raise RunError(f"{out_dir} holds a {state} run; use --resume to finish it or "
-                           "--force to start again")
-        if recorded != config.to_json():
-            raise RunError(f"{out_dir} holds a run with other settings; --resume needs the "
-                           "same seed, size, scenario and options (or use --force)")
-    else:
-        old_parts = [*out_dir.glob("part-*.parquet"), *out_dir.glob(".part-*.parquet.tmp*")]
-        if old_parts and not force:
-            raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
-                           "another folder, or --force to replace them")
-        for old in old_parts:
-            old.unlink()
-        if replay is not None:
-            temporary = out_dir / f".{REPLAY_FILE}.tmp"
-            with open(temporary, "wb") as f:
-                np.save(f, replay)
-            os.replace(temporary, out_dir / REPLAY_FILE)
-        temporary = out_dir / f".{MANIFEST}.tmp"
-        temporary.write_text(json.dumps(config.to_json(), indent=1))
-        os.replace(temporary, manifest)
-    for stray in out_dir.glob(".part-*.parquet.tmp*"):
-        stray.unlink()
-    return [i for i in range(config.chunks) if not chunk_path(out_dir, i).exists()]
-
-
-def run_chunks(config: RunConfig, out_dir: Path, chunks: list[int], workers: int,
-               scheduler: str | None = None) -> Iterator[tuple[int, int, int]]:
-    """Run ``chunks`` and yield ``(chunk, tried, accepted)`` as each is written.
-
-    With ``scheduler`` (a Dask distributed address, or a ``Client``), on that
-    cluster: its workers need prefa-sim installed and ``out_dir`` on a shared
-    file system.  Otherwise on a local process pool (inline with one worker).
-    """
-    jobs = [(config, str(out_dir), index) for index in chunks]
-    if scheduler is not None:
-        from distributed import Client, as_completed
-
-        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+def parse_replay_deal(obj) -> list[int]:
+    """One replay line, decoded: ``[hand0, hand1, hand2, widow, dealer]``."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("hands"), list) \
+            or len(obj["hands"]) != 3:
+        raise ValueError("a line needs 'hands': three hands of ten cards")
+    hands = []
+    for seat, hand in enumerate(obj["hands"]):
+        if not isinstance(hand, str | list):
+            raise ValueError(f"hand of seat {seat} must be cards, e.g. \"AKQ.-.J7.AT98\"")
         try:
-            futures = client.map(_write_chunk_job, jobs, pure=False)
-            for future in as_completed(futures):
-                yield future.result()
-        finally:
-            if client is not scheduler:
-                client.close()
-        return
-    if workers <= 1:
-        for index in chunks:
-            yield write_chunk(config, out_dir, index)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_write_chunk_job, jobs)
+            hands.append(parse_hand(hand, 10))
+        except ValueError as exc:
+            raise ValueError(f"hand of seat {seat}: {exc}") from None
+    dealt = hands[0] | hands[1] | hands[2]
+    if popcount(dealt) != 30:
+        raise ValueError("a card is in two hands")
+    if "widow" in obj:
+        if not isinstance(obj["widow"], str | list):
+            raise ValueError("'widow' must be two cards")
+        widow = parse_hand(obj["widow"], 2)
+    else:
+        widow = ALL_CARDS & ~dealt
+    if widow & dealt:
+        raise ValueError("a widow card is also in a hand")
+    try:
+        dealer = check_dealer(obj.get("dealer", DEFAULT_DEALER))
+    except SeatError as exc:
+        raise ValueError(str(exc)) from None
+    return [*hands, widow, dealer]
 
 
-def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: bool = False,
-             force: bool = False, progress: Callable[[int, int, float, float], None] | None = None,
-             scheduler=None, replay: np.ndarray | None = None) -> Path:
-    """Run (or finish) a simulation into ``out_dir``.
-
-    ``replay``: deals to solve instead of sampling (``replay_rows``; the config's
-    ``replay`` must be their hash and ``deals`` their number).
-
-    ``progress(done, total, seconds, acceptance)`` is called after each chunk; acceptance
-    is the share of sampled deals that met the scenario's constraints so far.
-
-    ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on.
-    """
-    out_dir = Path(out_dir)
-    todo = prepare(config, out_dir, resume, force, replay)
-    start = time.perf_counter()
-    done = config.chunks - len(todo)
-    sampled = SamplerStats()
-    for _, tried, accepted in run_chunks(config, out_dir, todo, workers, scheduler):
-        done += 1
-        sampled.tried += tried
-        sampled.accepted += accepted
-        if progress:
-            progress(done, config.chunks, time.perf_counter() - start, sampled.acceptance)
-    return out_dir
-
-
-def read_replay(lines) -> tuple[np.ndarray, list[tuple[int, str]]]:
+def read_replay(lines: Iterable[bytes | str], limit: int | None = None
+                ) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """Deals to replay from JSON Lines in the ``prefa solve`` format.
 
     Each line needs ``hands`` (three hands of ten cards) and may give ``widow`` (else the
-    two cards left over) and ``dealer`` (default 0); other fields are ignored.  Returns
-    the rows for ``replay_rows`` and the bad lines as ``(line number, error)``.
+    two cards left over) and ``dealer`` (default 2); other fields are ignored.  Reads at
+    most ``limit`` good deals.  Returns the rows for ``replay_rows`` and the bad lines as
+    ``(line number, error)``.
     """
     rows, errors = [], []
-    for number, text in ((n, t) for n, t in enumerate(lines, start=1) if t.strip()):
+    for line in numbered_lines(lines):
+        if limit is not None and len(rows) >= limit:
+            break
+        if line.error is not None:
+            errors.append((line.number, line.error))
+            continue
         try:
-            obj = json.loads(text)
-            if not isinstance(obj, dict) or not isinstance(obj.get("hands"), list) \
-                    or len(obj["hands"]) != 3:
-                raise ValueError("a line needs 'hands': three hands of ten cards")
-            hands = [parse_hand(h, 10) for h in obj["hands"]]
-            dealt = hands[0] | hands[1] | hands[2]
-            if popcount(dealt) != 30:
-                raise ValueError("a card is in two hands")
-            widow = parse_hand(obj["widow"], 2) if "widow" in obj else ALL_CARDS & ~dealt
-            if widow & dealt:
-                raise ValueError("a widow card is also in a hand")
-            dealer = obj.get("dealer", 0)
-            if dealer not in (0, 1, 2) or isinstance(dealer, bool):
-                raise ValueError("'dealer' must be a seat 0-2")
-            rows.append([*hands, widow, dealer])
-        except json.JSONDecodeError as exc:
-            errors.append((number, f"not valid JSON: {exc.msg}"))
-        except ValueError as exc:
-            errors.append((number, str(exc)))
+            rows.append(parse_replay_deal(decode(line.text)))
+        except (LineError, ValueError) as exc:
+            errors.append((line.number, str(exc)))
     return np.array(rows, dtype=np.int64).reshape(-1, 5), errors

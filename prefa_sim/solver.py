@@ -15,7 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import Bitboard, CardCountError, DuplicateCardError, Strain, format_card, iter_cards
+from .cards import (
+    Bitboard,
+    CardCountError,
+    DuplicateCardError,
+    Strain,
+    format_card,
+    format_discard,
+    iter_cards,
+)
 from .contracts import LADDER, Contract, best_contract
 from .engine import driver
 from .engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
@@ -44,7 +52,7 @@ class WidowResult:
 
     def discard_names(self) -> list[str]:
         """The best discards as ``"C1 C2"`` strings."""
-        return [f"{format_card(a)} {format_card(b)}" for a, b in self.best_discards]
+        return [format_discard(pair) for pair in self.best_discards]
 
 
 class Solver:

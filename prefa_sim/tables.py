@@ -5,15 +5,18 @@ and each strain: the declarer takes the widow and makes the best discard, and
 the declarer's double-dummy tricks are found when both defenders play
 (``both``), when only the first defender plays (``first``: the second passed,
 their cards out of play) and when only the second plays (``second``).  The
-opening lead follows RULES §5: the first active player counting from first hand.
+opening lead follows docs/rules.md §5: the first active player counting from first hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
+__all__ = ["MODES", "TableRow", "active_seats", "deal_table", "opening_leader"]
 from dataclasses import dataclass
 
 from .cards import Bitboard, Strain
+from .seats import opening_leader
 from .solver import Solver
 
 MODES = ("both", "first", "second")
@@ -40,15 +43,6 @@ def active_seats(declarer: int, mode: str) -> tuple[int, ...]:
     seats = {"both": (declarer, first, second), "first": (declarer, first),
              "second": (declarer, second)}[mode]
     return tuple(sorted(seats))
-
-
-def opening_leader(dealer: int, active: Sequence[int]) -> int:
-    """The first active seat counting from first hand (the dealer's right-hand neighbour)."""
-    for k in (1, 2, 3):
-        seat = (dealer + k) % 3
-        if seat in active:
-            return seat
-    raise ValueError("no active seat")
 
 
 def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, dealer: int,

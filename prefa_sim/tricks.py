@@ -1,4 +1,4 @@
-"""The rules of a single trick (RULES §5), in plain Python.
+"""The rules of a single trick (docs/rules.md §5), in plain Python.
 
 Follow suit if you can; when void, trump if you can; otherwise play anything.
 Nobody is forced to beat.  The highest trump wins, otherwise the highest card

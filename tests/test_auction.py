@@ -1,4 +1,4 @@
-"""The auction of RULES §2, worked by hand, and random legal auctions."""
+"""The auction of docs/rules.md §2, worked by hand, and random legal auctions."""
 
 import random
 
@@ -13,27 +13,34 @@ def test_the_rules_example():
     # A 6S, B 6C, C 6D, A hold, B pass, C 6H, A hold, C pass: A declares, minimum 6H.
     calls = ["6S", "6C", "6D", "hold", "pass", "6H", "hold", "pass"]
     assert auction_result(calls) == {"legal": True, "complete": True, "void": False,
-                                     "declarer": 0, "min_contract": "6H"}
+                                     "declarer": 0, "declarer_role": "first",
+                                     "min_contract": "6H"}
+    # Seats follow the dealer: with seat 0 dealing, first hand is seat 1.
+    assert auction_result(calls, dealer=0)["declarer"] == 1
+    assert auction_result(calls, dealer=1)["declarer"] == 2
 
 
 def test_all_pass_is_void_and_dealer_may_still_bid_after_two_passes():
     assert auction_result(["pass", "pass", "pass"]) == {"legal": True, "complete": True,
                                                         "void": True}
     assert auction_result(["pass", "pass"]) == {"legal": True, "complete": False,
-                                                "next_player": 2, "next_legal": ["6S", "pass"]}
+                                                "next_player": 2, "next_role": "dealer",
+                                                "next_legal": ["6S", "pass"]}
+    assert auction_result(["pass", "pass"], dealer=1)["next_player"] == 1
     assert auction_result(["pass", "pass", "6S"])["declarer"] == 2
 
 
 def test_if_they_stay():
     # First hand stays, the others pass: first hand declares at 6S.
     assert auction_result(["stay", "pass", "pass"]) == {
-        "legal": True, "complete": True, "void": False, "declarer": 0, "min_contract": "6S"}
+        "legal": True, "complete": True, "void": False, "declarer": 0, "declarer_role": "first",
+        "min_contract": "6S"}
     # Second hand may stay after first hand passed; the dealer cannot.
     assert auction_result(["pass", "stay", "pass"])["declarer"] == 1
     assert auction_result(["pass", "pass", "stay"])["legal"] is False
     # A bid of 6S turns the stay into a pass, and the auction goes on without it.
     result = auction_result(["stay", "6S"])
-    assert result == {"legal": True, "complete": False, "next_player": 2,
+    assert result == {"legal": True, "complete": False, "next_player": 2, "next_role": "dealer",
                       "next_legal": ["6C", "pass"]}
     assert auction_result(["stay", "6S", "pass"])["declarer"] == 1
     assert auction_result(["pass", "stay", "6S"])["declarer"] == 2
@@ -77,7 +84,7 @@ def parse_next(calls):
 def test_errors_name_the_call_and_leave_the_state_unchanged():
     auction = run_auction(["6S", "6C"])
     before = (list(auction.calls), set(auction.passed), auction.high_step, auction.to_speak)
-    with pytest.raises(AuctionError, match="hold is not legal for seat 2"):
+    with pytest.raises(AuctionError, match="hold is not legal for dealer"):
         auction.apply("hold")
     with pytest.raises(AuctionError, match="unknown call 'bid'"):
         auction.apply("bid")

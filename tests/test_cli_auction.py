@@ -17,7 +17,9 @@ def test_one_auction_text_json_and_exit_codes():
     calls = ["6S", "6C", "6D", "hold", "pass", "6H", "hold", "pass"]
     result = run("auction", *calls)
     assert result.exit_code == 0
-    assert result.output == "declarer: first hand (seat 0), minimum contract 6H\n"
+    assert result.output == "declarer: seat 0 (first hand), minimum contract 6H\n"
+    result = run("auction", "--dealer", "0", *calls)
+    assert result.output == "declarer: seat 1 (first hand), minimum contract 6H\n"
     result = run("auction", "--json", *calls)
     assert json.loads(result.output) == auction_result(calls)
     result = run("auction", "6S", "hold")
@@ -27,7 +29,8 @@ def test_one_auction_text_json_and_exit_codes():
 
 def test_batch_keeps_order_and_reports_bad_lines():
     lines = [json.dumps({"calls": ["stay", "pass", "pass"], "id": 1}), "[1, 2",
-             json.dumps({"calls": "6S"}), json.dumps({"calls": ["6S", "6C"]})]
+             json.dumps({"calls": "6S"}), json.dumps({"calls": ["6S", "6C"]}),
+             json.dumps({"calls": ["6S", "6C"], "dealer": 0})]
     result = run("auction", "--batch", "-", input="\n".join(lines) + "\n")
     assert result.exit_code == 1
     out = [json.loads(x) for x in result.stdout.splitlines()]
@@ -36,7 +39,8 @@ def test_batch_keeps_order_and_reports_bad_lines():
     assert out[1]["line"] == 2 and "not valid JSON" in out[1]["error"]
     assert out[2] == {"line": 3, "error": "a request is an object with a list 'calls'"}
     assert out[3]["result"] == {"legal": True, "complete": False, "next_player": 2,
-                                "next_legal": ["6D", "pass"]}
+                                "next_role": "dealer", "next_legal": ["6D", "pass"]}
+    assert out[4]["result"]["next_player"] == 0 and out[4]["result"]["next_role"] == "dealer"
 
 
 def test_every_command_is_in_the_readme():

@@ -49,4 +49,4 @@ def test_batch():
                       "transfers": {"declarer": 56, "first": -56, "second": 0}}
     s = settle(parse_contract("8S"), solo=True)
     assert out[1]["pot_delta"] == s.pot_delta == 160 and out[1]["transfers"] == s.transfers
-    assert out[2]["line"] == 3 and "tricks of declarer" in out[2]["error"]
+    assert out[2]["line"] == 3 and "'tricks' of declarer" in out[2]["error"]

@@ -32,13 +32,17 @@ def test_solve_one_deal_text_and_json(solver):
     assert result.exit_code == 0, result.output
     assert f"declarer takes {expected} of 10 tricks" in result.output
     result = run("solve", deal_args(hands), "-t", "H", "-d", "2", "-l", "1", "--json", "--line")
-    out = json.loads(result.output)
-    (item,) = out["results"]
+    item = json.loads(result.output)
     assert item["declarer_tricks"] == expected
     assert item["to_move"] == 1
-    assert item["cards"] == {format_cards(1 << c)[0]: v for c, v in values.items()}
-    line = item["line"]
+    assert item["card_values"] == {format_cards(1 << c)[0]: v for c, v in values.items()}
+    line = item["play_line"]
     assert len(line) == 30 and line[0][0] == 1
+    # Roles name the same seats: with seat 0 dealing, the dealer is seat 0 and second hand
+    # is seat 2.
+    same = run("solve", deal_args(hands), "-t", "H", "-d", "second", "-l", "first",
+               "--dealer", "0", "--json")
+    assert json.loads(same.output)["declarer_tricks"] == expected
 
 
 def test_solve_all_strains_two_hands(solver):
@@ -46,7 +50,7 @@ def test_solve_all_strains_two_hands(solver):
     result = run("solve", deal_args([hands[0], 0, hands[2]]), "-a", "0,2", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    got = {r["trump"]: r["declarer_tricks"] for r in out["results"]}
+    got = {name: r["declarer_tricks"] for name, r in out["strains"].items()}
     for strain in Strain:
         pos = Position((hands[0], 0, hands[2]), strain, 0, 0, (0, 2))
         assert got[strain.name] == solver.solve(pos)
@@ -73,7 +77,7 @@ def test_solve_mid_trick_position(solver):
     result = run("solve", deal_args(after.hands), "-t", "S", "--trick", format_cards(1 << card)[0],
                  "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["results"][0]["declarer_tricks"] == solver.solve(after)
+    assert json.loads(result.output)["declarer_tricks"] == solver.solve(after)
 
 
 def test_solve_errors_are_clean():
@@ -144,7 +148,9 @@ def test_batch_answers_in_order_and_reports_bad_lines(solver, tmp_path):
         good = [o for i, o in enumerate(out) if i not in (5, 8)]
         for got, want, line in zip(good, expected, [x for i, x in enumerate(lines)
                                                     if i not in (5, 8)], strict=True):
-            assert got == {**json.loads(line), **want}
+            asked = json.loads(line)
+            assert got == {**asked, **want, "dealer": 2,
+                           "active": asked.get("active", [0, 1, 2])}
 
 
 def test_batch_from_stdin_all_good_exits_zero(solver):

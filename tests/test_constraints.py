@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prefa_sim.cards import parse_hand
-from prefa_sim.constraints import Constraint, ConstraintError
+from prefa_sim.constraints import Constraint, ConstraintError, Expression
 
 HANDS = {"first": parse_hand("AKQJ9.-.A7.K98"), "second": parse_hand("T87.AK.KQ.QJ7"),
          "dealer": parse_hand("6.QJT98.JT9.T".replace("6", "-")), "widow": parse_hand("-.7.8.-")}
@@ -19,11 +19,25 @@ HANDS = {"first": parse_hand("AKQJ9.-.A7.K98"), "second": parse_hand("T87.AK.KQ.
     ("count(second, K)", 2), ("count(widow, 7)", 1), ("widow.cards", 2),
     ("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("-2 + 5", 3), ("10 - 3 - 2", 5),
     ("first.spades >= 5 and first.aces >= 2", 1), ("first.spades > 5 or second.aces == 1", 1),
-    ("not first.hearts == 3", 0), ("not not 2", 1), ("first.aces + (second.aces >= 1)", 3),
-    ("first.spades > 5 or first.hearts > 5 and 0", 0), ("1 or 0 and 0", 1),
+    ("not first.hearts == 3", 0), ("not not first.aces == 2", 1),
+    ("first.aces + (second.aces >= 1)", 3),
+    ("first.spades > 5 or first.hearts > 5 and 1 == 0", 0), ("1 == 1 or 0 == 1 and 1 == 0", 1),
 ])
 def test_values(text, value):
-    assert Constraint(text).evaluate(HANDS) == value
+    assert Expression(text).evaluate(HANDS) == value
+    if value in (0, 1) and any(op in text for op in ("<", ">", "=")):
+        assert Constraint(text).holds(HANDS) == bool(value)
+
+
+@pytest.mark.parametrize("text, column", [
+    ("1", 1), ("first.hearts", 1), ("first.aces + 1", 1), ("(2)", 1),
+    ("first.aces >= 1 and 2", 21), ("not first.aces", 5), ("first.aces or second.aces >= 1", 1),
+    ("top(first, H, 9) >= 1", 15), ("top(first, H, 0) >= 1", 15),
+])
+def test_a_constraint_must_be_a_condition(text, column):
+    with pytest.raises(ConstraintError) as info:
+        Constraint(text)
+    assert f"at column {column}:" in str(info.value)
 
 
 @pytest.mark.parametrize("text, message, column", [
@@ -44,10 +58,11 @@ def test_errors_name_the_place(text, message, column):
         Constraint(text)
     assert message in str(info.value)
     assert f"at column {column}:" in str(info.value)
-    # The caret stands under the culprit.
-    first, caret = str(info.value).split("\n")
-    marker = f"at column {column}: "
-    assert caret.index("^") == first.index(marker) + len(marker) + column - 1
+    # The caret stands under the culprit, on the line below the expression, whatever
+    # prefix the message is given later.
+    _, shown, caret = (f"scenario: constraint 1: {info.value}").split("\n")
+    assert shown.endswith(text)
+    assert caret.index("^") == shown.index(text) + column - 1
 
 
 @given(st.integers(-50, 50), st.integers(-50, 50), st.integers(-50, 50))

@@ -35,20 +35,21 @@ def test_scripted_game_score_sheet():
              json.dumps({"deal": EXAMPLE, "actions": ["pass", "pass", "pass"]}),
              json.dumps({"deal": EXAMPLE, "actions": ["6S", "hold"]}),
              json.dumps({"deal": EXAMPLE, "actions": ["6S", "pass"]})]
-    result = CliRunner().invoke(main, ["game", "-", "--json", "--dealer", "2"],
-                                input="\n".join(lines))
+    result = CliRunner().invoke(main, ["game", "-", "--json"], input="\n".join(lines))
     assert result.exit_code == 1
     out = [json.loads(x) for x in result.stdout.splitlines()]
     first, second, errors, final = out[0], out[1], out[2:4], out[4]
     # Seat 2 deals first, so seat 0 is first hand and declares; 7H makes with optimal play.
     assert first["dealer"] == 2 and first["declarer"] == 0 and first["contract"] == "7H"
-    assert first["tricks"][0] == 7 and first["pot_delta"] == -70
+    assert first["tricks_played"][0] == 7 == first["tricks_credited"][0]
+    assert first["pot_delta"] == -70 and first["discard"] == "8C TC"
+    assert first["actions"] == actions and first["actors"][:3] == [0, 1, 2]
     assert second["void"] is True and second["dealer"] == 0
     assert errors[0]["line"] == 3 and "hold is not legal" in errors[0]["error"]
     assert errors[1]["line"] == 4 and "before the deal is over" in errors[1]["error"]
     assert final["deals"] == 2
-    results = [Fraction(r) for r in final["results"]]
-    assert sum(results) == 0
+    assert sum(final["results_thirds"]) == 0
+    assert all(isinstance(r, int) for r in final["results_thirds"])
     assert final["pot"] == 1500 + first["pot_delta"]
 
 
@@ -111,4 +112,7 @@ def test_kasa_game_from_the_command_line():
     assert result.exit_code == 0
     out = [json.loads(x) for x in result.output.splitlines()]
     assert len(out) == 7 and all("kasa" in o for o in out[:6])
-    assert [Fraction(r) for r in out[-1]["results"]] == [Fraction(k) for k in out[5]["kapikia"]]
+    # Ended by agreement: the units left are settled in thirds (docs/rules.md §7).
+    kasa, kapikia = out[5]["kasa"], out[5]["kapikia"]
+    assert out[-1]["results_thirds"] == [3 * kapikia[s] + 10 * (sum(kasa) - 3 * kasa[s])
+                                         for s in range(3)]

@@ -1,4 +1,4 @@
-"""Settlement (RULES §6): every case with the numbers worked by hand."""
+"""Settlement (docs/rules.md §6): every case with the numbers worked by hand."""
 
 import pytest
 
@@ -127,7 +127,7 @@ def test_bad_tricks():
 
 
 @pytest.mark.parametrize("contract, pot, transfers", [
-    # RULES §3 solo table, spades: credited tricks (4,3,3) (5,3,2) (6,2,2) (7,2,1) (8,1,1).
+    # docs/rules.md §3 solo table, spades: credited tricks (4,3,3) (5,3,2) (6,2,2) (7,2,1) (8,1,1).
     ("6S", 40, (-24, 12, 12)),    # v = 2: 20 v, 3 x 4, 3 x 4
     ("7S", 140, (-70, 42, 28)),   # v = 7
     ("8S", 160, (-64, 32, 32)),   # v = 8

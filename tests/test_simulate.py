@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from prefa_sim.cards import Strain, parse_hand
-from prefa_sim.dataset import dataset_files, first_deals, trick_counts
+from prefa_sim.dataset import dataset_files, first_deals, read_frame, trick_counts
 from prefa_sim.scenario import parse_scenario
 from prefa_sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
 from prefa_sim.tables import active_seats, opening_leader
@@ -99,5 +99,12 @@ def test_file_by_file_readers_agree_with_pandas(tmp_path):
         assert {t: n for t, n in enumerate(counts[int(strain)]) if n} == expected.to_dict()
     assert not trick_counts(out, "second").any()  # a mode not studied has no rows
     first = first_deals(out, 3).sort_values(["deal", "declarer", "strain"]).reset_index(drop=True)
-    pd.testing.assert_frame_equal(first, data[data.deal < 3].reset_index(drop=True))
+    whole = read_frame(out).sort_values(["deal", "declarer", "strain"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(first, whole[whole.deal < 3].reset_index(drop=True))
+    # A mode left out keeps its integer type, nullable, not float.
+    assert str(whole["tricks_second"].dtype) == "Int8" and whole["tricks_second"].isna().all()
+    assert str(whole["discard_second"].dtype) == "UInt32"
+    assert str(whole["tricks_first"].dtype) == "Int8" and whole["tricks_first"].notna().all()
+    assert (whole[["deal", "tricks_both"]].astype("int64") == data[["deal", "tricks_both"]]
+            .astype("int64")).all().all()
     assert [p.name for p in dataset_files(out)] == [f"part-0000{i}.parquet" for i in range(3)]

@@ -1,0 +1,85 @@
+"""JSON Lines input as every batch mode reads it: line by line, a bad line never stops the rest.
+
+Input is read as bytes and decoded one line at a time, so a line that is not
+UTF-8, not JSON, or JSON nested too deeply to decode is reported with its line
+number while the other lines go on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+class LineError(ValueError):
+    """A line that cannot be read as a JSON object of the expected kind."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One non-blank input line: its number (from 1) and its text, or why it has none."""
+
+    number: int
+    text: str | None
+    error: str | None = None
+
+
+def utf8_error(exc: UnicodeDecodeError) -> str:
+    """A reader's description of a decoding failure."""
+    byte = exc.object[exc.start:exc.start + 1].hex()
+    return f"not UTF-8 text (byte 0x{byte} at column {exc.start + 1})"
+
+
+def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[Line]:
+    """The non-blank lines with their numbers (counting every line from 1), decoded."""
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield Line(number, None, utf8_error(exc))
+                continue
+        else:
+            text = raw
+        text = text.lstrip("\ufeff") if number == 1 else text
+        if text.strip():
+            yield Line(number, text)
+
+
+def decode(text: str) -> Any:
+    """``json.loads`` with the reader's error messages (``LineError``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LineError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise LineError("JSON nested too deeply to read") from None
+
+
+def encode(obj: Any) -> str:
+    """``json.dumps`` that never fails on what ``decode`` returned."""
+    try:
+        return json.dumps(obj)
+    except RecursionError:
+        raise LineError("JSON nested too deeply to write back") from None
+
+
+def error_object(number: int, message: str) -> str:
+    """The answer to a bad line."""
+    return json.dumps({"line": number, "error": message})
+
+
+def answer_line(line: Line, answer_fn: Callable[[Any], dict]) -> tuple[bool, str]:
+    """``(ok, json_text)`` for one line answered by ``answer_fn(obj)``; a line that cannot
+    be read, or that ``answer_fn`` rejects with a ``ValueError``, gives
+    ``{"line": n, "error": "..."}``."""
+    if line.error is not None:
+        return False, error_object(line.number, line.error)
+    try:
+        return True, encode(answer_fn(decode(line.text)))
+    except RecursionError:
+        return False, error_object(line.number, "JSON nested too deeply to answer")
+    except ValueError as exc:
+        return False, error_object(line.number, str(exc))
