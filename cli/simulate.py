@@ -95,7 +95,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     given = [n for n in RUN_OPTIONS if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
     out = Path(out_dir)
     workers = workers or default_workers()
-    replayed = None
+    replayed, bad_lines = None, 0
     if resume and not force:
         if scenario is not None or given:
             names = ", ".join(["SCENARIO"] * (scenario is not None)
@@ -108,7 +108,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
             raise click.ClickException(f"{out} holds no run to resume")
         builtin = False
     else:
-        config, replayed = _new_config(scenario, dealer, fixed, constraint, deals, seed,
+        config, replayed, bad_lines = _new_config(scenario, dealer, fixed, constraint, deals, seed,
                                        declarers, strains, modes, chunk_size, replay,
                                        "deals" in given)
         builtin = scenario is None and not given
@@ -137,13 +137,17 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
             raise click.ClickException(str(exc)) from None
         progress.close()
     click.echo(make_rate_summary(out, config))
+    if bad_lines:
+        click.echo(f"prefa simulate: {bad_lines} bad line(s) of {replay.name} skipped", err=True)
+        sys.exit(1)
 
 
 def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, strains, modes,
                 chunk_size, replay, deals_given):
-    """The configuration of a new run from the command line (and the deals to replay)."""
+    """The configuration of a new run from the command line, the deals to replay and how
+    many lines of the replay file were bad."""
     from_options = dealer is not None or fixed or constraint
-    replayed, digest = None, ""
+    replayed, digest, errors = None, "", []
     if replay is not None:
         if scenario is not None or from_options:
             raise click.UsageError("--replay takes its deals from the file: no SCENARIO, "
@@ -185,7 +189,7 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
                            scenario_text=scenario_text, replay=digest)
     except RunError as exc:
         raise click.ClickException(str(exc)) from None
-    return config, replayed
+    return config, replayed, len(errors)
 
 
 def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:

@@ -27,9 +27,10 @@ class Line:
 
 
 def utf8_error(exc: UnicodeDecodeError) -> str:
-    """A reader's description of a decoding failure."""
+    """A reader's description of a decoding failure: the byte and its column in its line."""
     byte = exc.object[exc.start:exc.start + 1].hex()
-    return f"not UTF-8 text (byte 0x{byte} at column {exc.start + 1})"
+    column = exc.start - exc.object.rfind(b"\n", 0, exc.start)
+    return f"not UTF-8 text (byte 0x{byte} at column {column})"
 
 
 def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[Line]:

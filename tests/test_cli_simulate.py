@@ -110,7 +110,7 @@ def test_replay_solves_the_given_deals(tmp_path, solver):
     replay.write_text(text)
     result = run("simulate", "--replay", str(replay), "-o", str(tmp_path / "run"), "-w", "1",
                  "--strains", "H,NT", "--declarers", "0")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a bad line, reported and skipped
     assert "deals.jsonl, line 2: a line needs 'hands'" in result.stderr
     data = pd.read_parquet(tmp_path / "run")
     assert sorted(data["deal"].unique()) == [0, 1]

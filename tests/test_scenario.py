@@ -38,7 +38,7 @@ def test_fixed_hand_is_completed_without_rejection():
     rows = sampler.sample(np.random.default_rng(1), 100)
     check_deals(rows)
     first = scenario.seat_of("first")
-    assert first == 1
+    assert first == 0  # no dealer given: seat 2 deals, seat 0 is first hand
     assert (rows[:, first] == parse_hand("AKQJ9.-.A7.K98")).all()
     assert sampler.stats.acceptance == 1.0
 

@@ -30,6 +30,15 @@ def test_same_seed_same_data_with_one_or_two_workers(tmp_path):
     assert not one[["hand0", "hand1"]].equals(other[["hand0", "hand1"]])
 
 
+def test_same_seed_same_deals_whatever_the_chunk_size(tmp_path):
+    small = read(simulate(RunConfig(**{**CONFIG.to_json(), "chunk_size": 1}), tmp_path / "one"))
+    large = read(simulate(RunConfig(**{**CONFIG.to_json(), "chunk_size": 4}), tmp_path / "four"))
+    pd.testing.assert_frame_equal(small, large)
+    # Deal i comes from its own stream: a longer run starts with the same deals.
+    longer = read(simulate(RunConfig(**{**CONFIG.to_json(), "deals": 9}), tmp_path / "nine"))
+    pd.testing.assert_frame_equal(longer[longer.deal < 6].reset_index(drop=True), small)
+
+
 def test_resume_after_a_lost_chunk_and_no_silent_overwrite(tmp_path):
     out = tmp_path / "run"
     full = read(simulate(CONFIG, out))

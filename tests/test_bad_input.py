@@ -1,0 +1,311 @@
+"""Bad input never ends in a traceback: every command that reads it names the problem, exits
+non-zero and keeps every answer already computed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from prefa_sim.cards import format_hand
+from prefa_sim.cli import main
+from prefa_sim.simulate import chunk_path
+
+from .helpers import random_deal
+
+NOT_UTF8 = b'{"calls": ["6S\xff"]}'
+DEEP = b"[" * 20000 + b"]" * 20000
+DEEP_FIELD = b'{"calls": ["6S"], "x": ' + b"[" * 20000 + b"]" * 20000 + b"}"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def deal_line(seed, **extra):
+    import random
+
+    hands, widow = random_deal(random.Random(seed))
+    return json.dumps({"hands": [format_hand(h) for h in hands], "widow": format_hand(widow),
+                       **extra}).encode()
+
+
+def void_deal_line(seed):
+    import random
+
+    hands, widow = random_deal(random.Random(seed))
+    deal = " ".join(format_hand(h) for h in [*hands, widow])
+    return json.dumps({"deal": deal, "actions": ["pass", "pass", "pass"]}).encode()
+
+
+GOOD_LINES = {
+    "solve": lambda k: deal_line(k, trump="H"),
+    "auction": lambda k: json.dumps({"calls": ["6S", "pass", "pass"], "id": k}).encode(),
+    "score": lambda k: json.dumps({"contract": "7H", "declarations": ["pass", "pass"],
+                                   "id": k}).encode(),
+}
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_LINES))
+@pytest.mark.parametrize("bad, message", [
+    (NOT_UTF8, "not UTF-8 text (byte 0xff at column 15)"),
+    (DEEP, "nested too deeply"),
+    (b"{not json", "not valid JSON"),
+])
+def test_batch_modes_answer_a_bad_line_and_go_on(command, bad, message, tmp_path):
+    good = GOOD_LINES[command]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join([good(1), bad, good(2)]) + b"\n")
+    result = run(command, "--batch", path)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert len(out) == 3
+    assert out[1]["line"] == 2 and message in out[1]["error"]
+    assert "error" not in out[0] and "error" not in out[2]
+    assert "1 bad line(s)" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["auction"])
+def test_a_deep_field_in_a_good_request_is_an_error_object(command, tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(DEEP_FIELD + b"\n" + GOOD_LINES[command](1))
+    result = run(command, "--batch", path)
+    assert result.exit_code == 1
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert out[0]["line"] == 1 and "nested too deeply" in out[0]["error"]
+    assert out[1]["id"] == 1
+
+
+@pytest.mark.parametrize("bad, message", [
+    (NOT_UTF8, "line 2: not UTF-8 text"),
+    (DEEP, "line 2: JSON nested too deeply"),
+])
+def test_game_script_reports_the_bad_line_and_plays_the_rest(bad, message, tmp_path):
+    path = tmp_path / "script.jsonl"
+    path.write_bytes(b"\n".join([void_deal_line(1), bad, void_deal_line(2)]))
+    result = run("game", path, "--json")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [o["line"] for o in out if "error" in o] == [2]
+    assert message.split(": ", 1)[1] in out[1]["error"]
+    assert sum("actions" in o for o in out) == 2 and out[-1]["final"] is True
+
+
+@pytest.mark.parametrize("bad, message", [
+    (NOT_UTF8, "line 2: not UTF-8 text"),
+    (DEEP, "line 2: JSON nested too deeply"),
+])
+def test_replay_skips_the_bad_line_and_keeps_the_dataset(bad, message, tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(b"\n".join([deal_line(1), bad, deal_line(2)]))
+    out = tmp_path / "run"
+    result = run("simulate", "--replay", path, "-o", out, "-w", 1, "--strains", "H",
+                 "--declarers", 0, "--modes", "both")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert message in result.stderr and "1 bad line(s)" in result.stderr
+    assert sorted(pd.read_parquet(out)["deal"]) == [0, 1]
+
+
+def test_a_scenario_file_that_is_not_utf8_names_its_line(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_bytes(b'name = "x"\n# caf\xe9\n')
+    result = run("simulate", scenario, "-o", tmp_path / "run")
+    assert result.exit_code == 1
+    assert "s.toml, line 2: not UTF-8 text (byte 0xe9 at column 6)" in result.output
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--seed", "-1"], "--seed"),
+    (["-n", "0"], "--deals"),
+    (["-w", "0"], "--workers"),
+    (["--strains", "X"], "--strains"),
+    (["--declarers", "4"], "--declarers"),
+    (["--declarers", "north"], "--declarers"),
+    (["--dealer", "3"], "--dealer"),
+    (["--chunk-size", "0"], "--chunk-size"),
+])
+def test_a_bad_option_is_refused_before_anything_is_written(args, option, tmp_path):
+    out = tmp_path / "run"
+    result = run("simulate", *args, "-o", out)
+    assert result.exit_code == 2 and option in result.output
+    assert not out.exists()
+
+
+def test_an_impossible_scenario_leaves_the_folder_reusable(tmp_path):
+    out = tmp_path / "run"
+    result = run("simulate", "--constraint", "first.aces >= 3 and second.aces >= 3", "-n", 2,
+                 "-o", out, "-w", 1, "--strains", "H", "--modes", "both")
+    assert result.exit_code == 1 and "impossible or too rare" in result.output
+    assert "left as it was" in result.output and not out.exists()
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    result = run("simulate", "--constraint", "first.aces >= 3 and second.aces >= 3", "-n", 2,
+                 "-o", out, "-w", 1, "--strains", "H", "--modes", "both")
+    assert result.exit_code == 1 and sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    good = run("simulate", "-n", 2, "-o", out, "-w", 1, "--strains", "H", "--modes", "both",
+               "--seed", 1)
+    assert good.exit_code == 0, good.output
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "other run"])
+def test_a_corrupt_part_is_redone_on_resume(damage, tmp_path):
+    args = ["simulate", "-n", 6, "--seed", 4, "--chunk-size", 2, "-w", 1, "--strains", "S",
+            "--declarers", 1, "--modes", "both"]
+    whole = run(*args, "-o", tmp_path / "whole")
+    assert whole.exit_code == 0, whole.output
+    out = tmp_path / "run"
+    assert run(*args, "-o", out).exit_code == 0
+    part = chunk_path(out, 1)
+    data = part.read_bytes()
+    if damage == "truncate":
+        part.write_bytes(data[:len(data) // 2])
+    elif damage == "garbage":
+        part.write_bytes(b"PAR1" + os.urandom(len(data) - 8) + b"PAR1")
+    elif damage == "empty":
+        part.write_bytes(b"")
+    else:
+        other = tmp_path / "other"
+        assert run(*args[:-2], "--modes", "first", "-o", other).exit_code == 0
+        part.write_bytes(chunk_path(other, 1).read_bytes())
+    result = run("simulate", "-o", out, "--resume", "-w", 1)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "part 1: " in result.stderr and "running it again" in result.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(tmp_path / "whole"))
+
+
+def test_resume_needs_only_the_folder_and_refuses_other_settings(tmp_path):
+    out = tmp_path / "run"
+    result = run("simulate", "-o", out, "--resume")
+    assert result.exit_code == 1 and "no run to resume" in result.output
+    assert run("simulate", "-n", 2, "--seed", 1, "-o", out, "-w", 1, "--strains", "H",
+               "--modes", "both").exit_code == 0
+    result = run("simulate", "-o", out, "--resume", "-n", 3)
+    assert result.exit_code == 2 and "leave out --deals" in result.output
+    result = run("simulate", "-o", out, "--resume")
+    assert result.exit_code == 0 and "1 of 1 chunks already written" in result.stderr
+
+
+@pytest.mark.parametrize("args, message, status", [
+    (["score", "7H", "-d", "play,play", "-t", "8,2,0", "--pot", "-5"], "--pot", 2),
+    (["score", "7H", "-d", "play,play", "-t", "8,2"], "not three numbers", 2),
+    (["score", "7H", "-d", "play,play", "-t", "8,1,1,0"], "not three numbers", 2),
+    (["score", "7H", "-d", "play,play", "-t", "9,2,0"], "add up to 11", 1),
+    (["score", "7H", "-d", "play,play", "-t", "12,-1,-1"], "whole number 0-10", 1),
+    (["show", "{empty}"], "holds no dataset", 1),
+    (["show", "{notparquet}"], "cannot read", 1),
+    (["solve", "--line"], "--line needs one trump", 2),
+    (["solve", "--line", "-t", "H", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98",
+      "9.-.-.A"], "--line needs one trump", 2),
+    (["solve", "-d", "north"], "'north' is not a seat", 2),
+    (["solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7"], "three hands", 1),
+    (["solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98", "9.-.-.A", "--trick", "AS"],
+     "before the first trick", 2),
+    (["game"], "give a SCRIPT file to replay, or --seed", 2),
+    (["game", "{script}", "--seed", "1"], "not both", 2),
+    (["game", "--seed", "-3"], "--seed", 2),
+    (["simulate", "--constraint", "1", "-o", "{out}"], "must be a comparison", 1),
+    (["simulate", "--constraint", "first.hearts", "-o", "{out}"], "must be a comparison", 1),
+    (["simulate", "--constraint", "top(first, H, 9) >= 1", "-o", "{out}"], "top 1 to 8", 1),
+    (["simulate", "--replay", "{replay}", "-n", "5", "-o", "{out}"], "only 2 good deal(s)", 2),
+    (["auction", "--dealer", "first"], "--dealer", 2),
+])
+def test_bad_values_are_named(args, message, status, tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notparquet").write_text("hello")
+    (tmp_path / "script").write_bytes(void_deal_line(1))
+    (tmp_path / "replay").write_bytes(deal_line(1) + b"\n" + deal_line(2))
+    args = [a.format(**{k: tmp_path / k for k in ("empty", "notparquet", "script", "out",
+                                                  "replay")}) for a in args]
+    result = run(*args)
+    assert result.exit_code == status, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("pot", -1, "'pot' must be a whole number"),
+    ("pot", "1500", "'pot' must be a whole number"),
+    ("contract", 7, "'contract' must be"),
+    ("declarations", "play,play", "'declarations' must be a list"),
+    ("tricks", [8, 2, 0], "'tricks' must map"),
+    ("tricks", {"declarer": "8", "first": 2, "second": 0}, "'tricks' of declarer"),
+    ("aces", "yes", "'aces' must be true or false"),
+    ("last_contract", 5, "'last_contract' must be one of"),
+])
+def test_score_batch_names_the_bad_field(field, value, message):
+    request = {"contract": "7H", "declarations": ["play", "play"],
+               "tricks": {"declarer": 8, "first": 2, "second": 0}, field: value}
+    result = run("score", "--batch", "-", input=json.dumps(request))
+    assert result.exit_code == 1
+    assert message in json.loads(result.stdout)["error"]
+
+
+def test_a_replay_honours_n(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(b"\n".join(deal_line(k) for k in range(4)))
+    result = run("simulate", "--replay", path, "-n", 2, "-o", tmp_path / "run", "-w", 1,
+                 "--strains", "H", "--declarers", 0, "--modes", "both")
+    assert result.exit_code == 0, result.output
+    assert sorted(pd.read_parquet(tmp_path / "run")["deal"]) == [0, 1]
+
+
+def test_a_constraint_error_points_at_its_column_on_the_command_line(tmp_path):
+    result = run("simulate", "--constraint", "first.hearts >= 5 and $", "-o", tmp_path / "x")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    shown = next(line for line in lines if line.endswith("first.hearts >= 5 and $"))
+    caret = lines[lines.index(shown) + 1]
+    assert caret.index("^") == shown.index("$")
+
+
+def cli_process(*args, **popen):
+    return subprocess.Popen([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                             *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            **popen)
+
+
+def test_more_workers_than_work_is_capped_and_leaks_nothing(tmp_path):
+    requests = tmp_path / "in.jsonl"
+    requests.write_bytes(deal_line(1, trump="H") + b"\n" + deal_line(2, trump="S"))
+    solve = cli_process("solve", "--batch", requests, "-w", 64)
+    out, err = solve.communicate(timeout=300)
+    assert solve.returncode == 0, err
+    assert len(out.splitlines()) == 2
+    simulate = cli_process("simulate", "-n", 2, "--seed", 1, "-o", tmp_path / "run", "-w", 64,
+                           "--strains", "H", "--declarers", 0, "--modes", "both")
+    out, err = simulate.communicate(timeout=300)
+    assert simulate.returncode == 0, err
+    assert b"leaked" not in err and b"Traceback" not in err
+
+
+def test_ctrl_c_on_a_huge_run_exits_130_and_says_how_to_resume(tmp_path):
+    """A run of 10**12 deals starts at once (nothing is listed per chunk up front), and
+    Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops it cleanly."""
+    out = tmp_path / "big"
+    proc = cli_process("simulate", "-n", 10**12, "--seed", 5, "--strains", "H",
+                       "--declarers", 0, "--modes", "both", "--chunk-size", 2, "-w", 2,
+                       "-o", out, start_new_session=True)
+    deadline = time.time() + 120
+    while len(list(out.glob("part-*.parquet"))) < 2 and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    status = Path(f"/proc/{proc.pid}/status")
+    if status.exists():
+        rss = next(int(line.split()[1]) for line in status.read_text().splitlines()
+                   if line.startswith("VmRSS"))
+        assert rss < 1024 * 1024  # KiB: well under a gigabyte
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    text = err.decode()
+    assert f"prefa simulate -o {out} --resume" in text and "Traceback" not in text
+    written = len(list(out.glob("part-*.parquet")))
+    assert written >= 2 and not list(out.glob(".part-*"))
