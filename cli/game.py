@@ -70,6 +70,7 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
     """Play the script's deals; report bad lines and go on. Returns how many were bad."""
     failed = 0
     ended_at = None
+    name = getattr(script, "name", "<stdin>")
     for line in numbered_lines(script):
         try:
             obj = decode(line.text) if line.error is None else None
@@ -82,14 +83,14 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
                     ended_at = line.number
                     why = ("the game is over" if game_state.over
                            else f"--max-deals {max_deals} reached")
-                    click.echo(f"warning: {script.name}, line {line.number} and after: {why} "
+                    click.echo(f"warning: {name}, line {line.number} and after: {why} "
                                f"after deal {game_state.deals}; ignored", err=True)
                 continue
             deal = _scripted_deal(game_state, obj)
         except (ValueError, KeyError, TypeError) as exc:
             failed += 1
             click.echo(json.dumps({"line": line.number, "error": str(exc)}) if as_json
-                       else f"{script.name}, line {line.number}: {exc}", err=not as_json)
+                       else f"{name}, line {line.number}: {exc}", err=not as_json)
             continue
         game_state.record(deal)
         _report(game_state, deal, as_json)

@@ -117,7 +117,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
                    "(--force to run it again)", err=True)
     else:
         where = f"scheduler {scheduler}" if scheduler else f"up to {workers} worker(s)"
-        source = (f"replaying {replay.name}" if replay else "resuming" if resume
+        source = (f"replaying {_name(replay)}" if replay else "resuming" if resume
                   else f"seed {config.seed}")
         click.echo(f"{source}: {config.deals} deals in {config.chunks} chunks into {out}, "
                    f"{where}", err=True)
@@ -138,7 +138,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         progress.close()
     click.echo(make_rate_summary(out, config))
     if bad_lines:
-        click.echo(f"prefa simulate: {bad_lines} bad line(s) of {replay.name} skipped", err=True)
+        click.echo(f"prefa simulate: {bad_lines} bad line(s) of {_name(replay)} skipped", err=True)
         sys.exit(1)
 
 
@@ -154,11 +154,11 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
                                    "--dealer, --fixed or --constraint")
         rows, errors = read_replay(replay, deals if deals_given else None)
         for number, message in errors:
-            click.echo(f"{replay.name}, line {number}: {message}", err=True)
+            click.echo(f"{_name(replay)}, line {number}: {message}", err=True)
         if not len(rows):
-            raise click.ClickException(f"no deal to replay in {replay.name}")
+            raise click.ClickException(f"no deal to replay in {_name(replay)}")
         if deals_given and len(rows) < deals:
-            raise click.BadParameter(f"{replay.name} holds only {len(rows)} good deal(s), "
+            raise click.BadParameter(f"{_name(replay)} holds only {len(rows)} good deal(s), "
                                      f"fewer than {deals}", param_hint="-n")
         replayed, digest = replay_rows(rows)
         deals = len(rows)
@@ -190,6 +190,10 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
     except RunError as exc:
         raise click.ClickException(str(exc)) from None
     return config, replayed, len(errors)
+
+
+def _name(stream) -> str:
+    return getattr(stream, "name", "<stdin>")
 
 
 def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:

@@ -1,5 +1,7 @@
 """`prefa simulate` and `prefa show` from the command line."""
 
+from pathlib import Path
+
 import pandas as pd
 from click.testing import CliRunner
 
@@ -121,3 +123,25 @@ def test_replay_solves_the_given_deals(tmp_path, solver):
         best = solver.solve_widow(hands, widow, Strain[row.strain],
                                   opening_leader(row.dealer, active), 0, active)
         assert row.tricks_both == best.best_tricks
+
+
+def test_roles_notation_and_a_log_friendly_progress(tmp_path):
+    from prefa_sim.cards import format_discard, parse_hand
+
+    out = tmp_path / "run"
+    scenario = Path(__file__).parents[1] / "data" / "scenarios" / "fixed_hand.toml"
+    result = run("simulate", str(scenario), "--fixed", "widow=-.-.8.7", "-n", "3", "--seed",
+                 "2", "-o", str(out), "-w", "1", "--declarers", "first", "--strains", "S",
+                 "--modes", "both", "--chunk-size", "1")
+    assert result.exit_code == 0, result.output
+    data = pd.read_parquet(out)
+    # No dealer named: seat 0 is first hand, holds the fixed hand and declares.
+    assert (data["declarer"] == 0).all() and (data["position"] == 0).all()
+    assert (data["hand0"] == parse_hand("AKQJ9.-.A7.K98")).all()
+    assert (data["widow"] == parse_hand("-.-.8.7")).all()
+    assert "declarers seat 0 (first hand)" in result.stdout
+    # Off a terminal the progress comes as whole lines, never carriage returns.
+    assert "\r" not in result.stderr and "3/3 chunks" in result.stderr
+    shown = run("show", str(out), "-n", "1").output
+    discard = format_discard(int(data.loc[data.deal == 0, "discard_both"].iloc[0]))
+    assert f"  {discard}\n" in shown and "seat 0 (first hand)" in shown

@@ -5,9 +5,10 @@ import random
 
 from click.testing import CliRunner
 
-from prefa_sim.cards import Strain, format_cards, format_hand
+from prefa_sim.cards import Strain, format_cards, format_hand, parse_deal, parse_hand
 from prefa_sim.cli import main
 from prefa_sim.position import Position
+from prefa_sim.solver import recommended_contract
 
 from .helpers import random_deal
 
@@ -159,3 +160,59 @@ def test_batch_from_stdin_all_good_exits_zero(solver):
     assert result.exit_code == 0
     want = solver.solve(Position(tuple(hands), Strain.H, 0, 0))
     assert json.loads(result.output)["declarer_tricks"] == want
+
+
+def test_batch_widow_without_trump_answers_every_strain_and_the_contract(solver):
+    hands, widow = random_deal(random.Random(8))
+    line = json.dumps({"hands": [format_hand(h) for h in hands], "widow": format_cards(widow),
+                       "declarer": "second"})
+    result = run("solve", "--batch", "-", "-w", "1", input=line)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    table = solver.widow_table(hands, widow, leader=0, declarer=1)
+    assert {s: v["best_tricks"] for s, v in out["strains"].items()} == \
+        {s.name: r.best_tricks for s, r in table.items()}
+    contract = recommended_contract(table)
+    assert out["contract"] == (str(contract) if contract else None)
+    if contract:
+        assert out["contract_discard"] in table[contract.strain].discard_names()
+    single = run("solve", *deal_args(hands, widow).split(), "-d", "second", "--json")
+    assert json.loads(single.output)["strains"] == out["strains"]
+
+
+def test_batch_card_values_and_the_opening_lead_rule(solver):
+    hands, _ = random_deal(random.Random(9))
+    # Seat 0 deals: first hand is seat 1, and leads when active; with it out, seat 2 leads.
+    for active, leader in (([0, 1, 2], 1), ([0, 2], 2)):
+        shown = [format_hand(h) if s in active else "-" for s, h in enumerate(hands)]
+        line = json.dumps({"hands": shown, "trump": "D", "declarer": 0, "dealer": 0,
+                           "active": active, "cards": True})
+        out = json.loads(run("solve", "--batch", "-", "-w", "1", input=line).stdout)
+        pos = Position(tuple(h if s in active else 0 for s, h in enumerate(hands)), Strain.D,
+                       leader, 0, tuple(active))
+        assert out["leader"] == leader and out["to_move"] == leader
+        assert out["declarer_tricks"] == solver.solve(pos)
+        assert out["card_values"] == {format_cards(1 << c)[0]: v
+                                      for c, v in solver.card_values(pos).items()}
+    bad = json.dumps({"hands": [format_hand(h) for h in hands], "cards": True})
+    out = json.loads(run("solve", "--batch", "-", input=bad).stdout)
+    assert "'cards' needs one trump" in out["error"]
+
+
+def test_hands_starting_with_a_void_and_hands_of_card_tokens(solver):
+    hands = [parse_hand("-.AKQJ.AKQ.AKQ"), parse_hand("AKQJT987.T9.-.-"),
+             parse_hand("-.87.JT98.JT98")]
+    as_tokens = ",".join(format_cards(hands[1]))
+    result = run("solve", "-.AKQJ.AKQ.AKQ", as_tokens, " ".join(format_cards(hands[2])),
+                 "-t", "NT", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["hands"] == [format_hand(h) for h in hands]
+    assert out["declarer_tricks"] == solver.solve(Position(tuple(hands), Strain.NT, 0, 0))
+    # A widow that starts with a void reads the same way.
+    deal = "QJ7.T8.A.KQJT AKT9.AKJ.QJ.A 8.Q97.KT98.98 -.-.7.7"
+    hands, widow = parse_deal(deal)
+    result = run("solve", *deal.split(), "-t", "H", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["best_tricks"] == \
+        solver.solve_widow(hands, widow, Strain.H, 0, 0).best_tricks

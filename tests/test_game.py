@@ -10,8 +10,19 @@ from hypothesis import strategies as st
 
 from prefa_sim.cards import format_cards, parse_deal
 from prefa_sim.cli import main
-from prefa_sim.game import STAKE, Game, parse_action, play_random_game, random_cards
+from prefa_sim.contracts import parse_contract
+from prefa_sim.game import (
+    STAKE,
+    Game,
+    format_action,
+    parse_action,
+    play_random_game,
+    random_cards,
+    thirds,
+)
+from prefa_sim.kasa import KasaGame
 from prefa_sim.position import Position
+from prefa_sim.settlement import SOLO_TRICKS
 from prefa_sim.solver import Solver
 
 EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
@@ -116,3 +127,64 @@ def test_kasa_game_from_the_command_line():
     kasa, kapikia = out[5]["kasa"], out[5]["kapikia"]
     assert out[-1]["results_thirds"] == [3 * kapikia[s] + 10 * (sum(kasa) - 3 * kasa[s])
                                          for s in range(3)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, 6]))
+def test_a_recorded_game_replays_exactly_as_a_script(seed, kasa):
+    options = ["--max-deals", "25"] + (["--kasa", str(kasa)] if kasa else [])
+    recorded = CliRunner().invoke(main, ["game", "--seed", str(seed), "--json", *options])
+    assert recorded.exit_code == 0, recorded.output
+    replayed = CliRunner().invoke(main, ["game", "-", "--json", *options],
+                                  input=recorded.stdout)
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.stdout == recorded.stdout
+    for record in map(json.loads, recorded.stdout.splitlines()[:-1]):
+        assert len(record["actions"]) == len(record["actors"])
+        if record["void"]:
+            continue
+        declarer, credited = record["declarer"], record["tricks_credited"]
+        assert sum(credited) == 10
+        level = parse_contract(record["contract"]).level
+        if record["solo"]:
+            by_role = [credited[(declarer + k) % 3] for k in range(3)]
+            assert tuple(by_role) == SOLO_TRICKS[level]
+            assert record["tricks_played"] == [0, 0, 0]
+        elif record["declarations"] == ["pass", "pass"]:
+            assert credited[declarer] == 10 and record["tricks_played"] == [0, 0, 0]
+        else:
+            assert credited == record["tricks_played"]
+
+
+def test_every_action_token_reads_back_as_the_action():
+    rng = random.Random(11)
+    for _ in range(40):
+        deal = Game().new_deal(*random_cards(rng))
+        while not deal.is_terminal():
+            for action in deal.legal_actions():
+                assert parse_action(deal, format_action(action)) == action
+            deal.apply(rng.choice(deal.legal_actions()))
+
+
+def test_script_lines_after_the_end_are_warned_about():
+    lines = [json.dumps({"deal": EXAMPLE, "actions": ["pass", "pass", "pass"]})] * 4
+    result = CliRunner().invoke(main, ["game", "-", "--max-deals", "2"], input="\n".join(lines))
+    assert result.exit_code == 0
+    assert "warning: <stdin>, line 3 and after: --max-deals 2 reached after deal 2; ignored" \
+        in result.stderr
+    assert result.stdout.count("void: all passed") == 2
+    wrong_dealer = json.dumps({"deal": EXAMPLE, "actions": ["pass"] * 3, "dealer": 0})
+    result = CliRunner().invoke(main, ["game", "-"], input=wrong_dealer)
+    assert result.exit_code == 1 and "seat 2 deals this deal" in result.stderr
+
+
+def test_a_kasa_game_ended_by_agreement_settles_the_units_left_in_thirds():
+    # docs/rules.md §7.5: kásas of 8, 3 and 0 units; nets -43 1/3, +6 2/3, +36 2/3.
+    game = Game(kasa=KasaGame([8, 3, 0], [0, 0, 0]))
+    assert game.results() == [Fraction(-130, 3), Fraction(20, 3), Fraction(110, 3)]
+    assert [thirds(r) for r in game.results()] == [-130, 20, 110]
+    # Two kásas empty: the owner of the last pays a third of it to each (the Russian rule).
+    game = Game(kasa=KasaGame([9, 0, 0], [5, -5, 0]))
+    assert game.results() == [5 - 60, -5 + 30, 30]
+    # All empty: the kapíkia are the results.
+    assert Game(kasa=KasaGame([0, 0, 0], [7, -3, -4])).results() == [7, -3, -4]
