@@ -145,7 +145,7 @@ def _report(game_state: Game, deal, as_json: bool) -> None:
                 + f", {how} {'/'.join(map(str, credited))}")
     money = ("kása " + " ".join(f"{k:>3d}" for k in game_state.kasa.kasa)
              if game_state.kasa is not None else f"pot {game_state.pot:>5}")
-    click.echo(f"deal {game_state.deals:>3} (dealer {deal.dealer}): {what:<52} {money}"
+    click.echo(f"deal {game_state.deals:>3} (dealer {deal.dealer}): {what:<58} {money}"
                f"  accounts {' '.join(f'{a:>+6d}' for a in game_state.accounts())}")
 
 

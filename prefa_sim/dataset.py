@@ -36,7 +36,8 @@ trump_top3             int8     how many of the strain's A, K, Q are held (0 in 
 
 A mode that was not studied (``--modes``) leaves its columns null; ``to_pandas`` and
 the readers here keep such columns as nullable integers (``Int8``), never floats.
-A discard mask reads as text with ``prefa_sim.cards.format_discard`` (``8C TC``).
+``cards_as_text`` turns the masks into the text every command prints: hands suit-grouped,
+discards as ``8C TC``.
 """
 
 from __future__ import annotations
@@ -181,6 +182,26 @@ def read_frame(path: str | Path, columns: Sequence[str] | None = None):
     if not frames:
         return to_pandas(SCHEMA.empty_table().select(list(columns or SCHEMA.names)))
     return pd.concat(frames, ignore_index=True)
+
+
+def cards_as_text(frame):
+    """A copy of a dataset frame with the card masks as text: hands and the widow
+    suit-grouped (``AKQ.-.J7.AT98``), discards as tokens in card order (``8C TC``), the
+    way every command prints them; a missing mask stays missing."""
+    import pandas as pd
+
+    from .cards import format_discard, format_hand
+
+    out = frame.copy()
+    for column in out.columns:
+        if column in ("hand0", "hand1", "hand2", "widow"):
+            fmt = format_hand
+        elif column.startswith("discard_"):
+            fmt = format_discard
+        else:
+            continue
+        out[column] = [None if pd.isna(v) else fmt(int(v)) for v in out[column]]
+    return out
 
 
 def trick_counts(path: str | Path, mode: str = "both") -> np.ndarray:

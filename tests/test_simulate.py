@@ -6,8 +6,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from prefa_sim.cards import Strain, parse_hand
-from prefa_sim.dataset import dataset_files, first_deals, read_frame, trick_counts
+from prefa_sim.cards import Strain, format_discard, format_hand, parse_hand
+from prefa_sim.dataset import cards_as_text, dataset_files, first_deals, read_frame, trick_counts
 from prefa_sim.scenario import parse_scenario
 from prefa_sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
 from prefa_sim.tables import active_seats, opening_leader
@@ -117,3 +117,8 @@ def test_file_by_file_readers_agree_with_pandas(tmp_path):
     assert (whole[["deal", "tricks_both"]].astype("int64") == data[["deal", "tricks_both"]]
             .astype("int64")).all().all()
     assert [p.name for p in dataset_files(out)] == [f"part-0000{i}.parquet" for i in range(3)]
+    text = cards_as_text(whole)
+    row = whole.iloc[0]
+    assert text["hand1"].iloc[0] == format_hand(int(row.hand1))
+    assert text["discard_both"].iloc[0] == format_discard(int(row.discard_both))
+    assert len(text["discard_both"].iloc[0].split()) == 2 and text["discard_second"].isna().all()
