@@ -31,6 +31,10 @@ SUIT_NAMES = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 RANK_COUNTS = {"aces": 7, "kings": 6, "queens": 5, "jacks": 4}
 
 
+MAX_DEPTH = 50
+"""How deeply parentheses, ``not`` and unary minus may nest."""
+
+
 class ConstraintError(ValueError):
     """An expression that cannot be parsed, with the place of the problem."""
 
@@ -81,6 +85,7 @@ class Expression:
         self.text = text
         self._tokens = tokenize(text)
         self._i = 0
+        self._depth = 0
         self.tree = self._or()
         if self._peek().kind != "end":
             self._fail("unexpected text")
@@ -138,10 +143,18 @@ class Expression:
                        "numbers: found", tok)
         return node
 
+    def _nested(self, tok: Token) -> None:
+        """Count one more level of nesting at ``tok``; refuse an absurdly deep expression."""
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            self._fail(f"nested more than {MAX_DEPTH} deep at", tok)
+
     def _not(self):
         if self._peek().text == "not":
-            self._take()
-            return ("not", self._condition(self._not, self._peek()))
+            self._nested(self._take())
+            node = ("not", self._condition(self._not, self._peek()))
+            self._depth -= 1
+            return node
         return self._compare()
 
     def _compare(self):
@@ -169,8 +182,10 @@ class Expression:
 
     def _unary(self):
         if self._peek().text == "-":
-            self._take()
-            return ("neg", self._unary())
+            self._nested(self._take())
+            node = ("neg", self._unary())
+            self._depth -= 1
+            return node
         return self._primary()
 
     def _primary(self):
@@ -179,9 +194,10 @@ class Expression:
             self._take()
             return ("int", int(tok.text))
         if tok.text == "(":
-            self._take()
+            self._nested(self._take())
             node = self._or()
             self._expect(")")
+            self._depth -= 1
             return node
         if tok.kind == "name" and tok.text in HAND_NAMES:
             self._take()

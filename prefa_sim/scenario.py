@@ -136,6 +136,8 @@ def load_scenario(path: str | Path) -> tuple[Scenario, str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: TOML nested too deeply to read") from None
     return parse_scenario(data, str(path)), text
 
 

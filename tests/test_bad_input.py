@@ -113,6 +113,24 @@ def test_replay_skips_the_bad_line_and_keeps_the_dataset(bad, message, tmp_path)
     assert sorted(pd.read_parquet(out)["deal"]) == [0, 1]
 
 
+@pytest.mark.parametrize("constraint", [
+    "(" * 3000 + "first.aces >= 1" + ")" * 3000,
+    "not " * 3000 + "first.aces >= 1",
+    "- " * 3000 + "1 >= 1",
+])
+def test_a_deeply_nested_constraint_is_refused(constraint, tmp_path):
+    result = run("simulate", "--constraint", constraint, "-o", tmp_path / "run")
+    assert result.exit_code == 1 and "nested more than 50 deep" in result.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_deeply_nested_scenario_file_is_refused(tmp_path):
+    scenario = tmp_path / "deep.toml"
+    scenario.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    result = run("simulate", scenario, "-o", tmp_path / "run")
+    assert result.exit_code == 1 and "deep.toml: TOML nested too deeply" in result.output
+
+
 def test_a_scenario_file_that_is_not_utf8_names_its_line(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_bytes(b'name = "x"\n# caf\xe9\n')
