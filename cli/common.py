@@ -33,8 +33,6 @@ class PrefaCommand(click.Command):
 class PrefaGroup(click.Group):
     """The command group: Ctrl-C ends any command with status 130 and no traceback."""
 
-    command_class = PrefaCommand
-
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -130,7 +130,9 @@ def dataset_files(path: str | Path) -> list[Path]:
     path = Path(path)
     if not path.exists():
         raise DatasetError(f"{path} does not exist")
-    files = sorted(path.glob("part-*.parquet")) if path.is_dir() else [path]
+    # Chunk order: part-99999 before part-100000 (numbers grow past five digits).
+    files = (sorted(path.glob("part-*.parquet"), key=lambda p: (len(p.name), p.name))
+             if path.is_dir() else [path])
     if not files:
         raise DatasetError(f"{path} holds no dataset (no part-*.parquet files)")
     return files

@@ -122,3 +122,11 @@ def test_file_by_file_readers_agree_with_pandas(tmp_path):
     assert text["hand1"].iloc[0] == format_hand(int(row.hand1))
     assert text["discard_both"].iloc[0] == format_discard(int(row.discard_both))
     assert len(text["discard_both"].iloc[0].split()) == 2 and text["discard_second"].isna().all()
+
+
+def test_parts_are_read_in_chunk_order_past_five_digits(tmp_path):
+    for index in (3, 99_999, 100_000, 1_234_567):
+        chunk_path(tmp_path, index).touch()
+    assert [p.name for p in dataset_files(tmp_path)] == [
+        "part-00003.parquet", "part-99999.parquet", "part-100000.parquet",
+        "part-1234567.parquet"]
