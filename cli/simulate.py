@@ -116,22 +116,20 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         click.echo(f"{out} already holds this finished run; its summary follows "
                    "(--force to run it again)", err=True)
     else:
-        where = f"scheduler {scheduler}" if scheduler else f"up to {workers} worker(s)"
-        source = (f"replaying {_name(replay)}" if replay else "resuming" if resume
-                  else f"seed {config.seed}")
-        click.echo(f"{source}: {config.deals} deals in {config.chunks} chunks into {out}, "
-                   f"{where}", err=True)
-        progress = ProgressReport(config)
+        source = (f"replaying {_name(replay)}" if replay else
+                  f"resuming seed {config.seed}" if resume else f"seed {config.seed}")
+        progress = ProgressReport(config, f"{source}: {config.deals} deals in {config.chunks} "
+                                          f"chunks into {out}", workers, scheduler)
         try:
             simulate(config, out, workers, resume, force, progress.update, scheduler,
                      replayed, on_plan=progress.start)
         except KeyboardInterrupt:
             progress.close()
-            click.echo(f"\ninterrupted: {_folder_state(out)}", err=True)
+            click.echo(f"\ninterrupted: {_folder_state(out, progress.written)}", err=True)
             sys.exit(130)
         except ScenarioError as exc:
             progress.close()
-            raise click.ClickException(f"{exc}\n{_folder_state(out)}") from None
+            raise click.ClickException(f"{exc}\n{_folder_state(out, progress.written)}") from None
         except (ValueError, OSError) as exc:
             progress.close()
             raise click.ClickException(str(exc)) from None
@@ -223,9 +221,9 @@ def _with_options(data: dict, dealer, fixed, constraints) -> dict:
     return data
 
 
-def _folder_state(out: Path) -> str:
+def _folder_state(out: Path, written: int) -> str:
     """What an interrupted or failed run left behind, and how to go on."""
-    if out.exists() and any(out.glob("part-*.parquet")):
+    if written:
         return (f"the chunks written so far are kept; finish the run with: prefa simulate "
                 f"-o {out} --resume")
     return f"nothing was written; {out} is left as it was"
@@ -234,14 +232,23 @@ def _folder_state(out: Path) -> str:
 class ProgressReport:
     """Click's progress bar on a terminal; off one (a log file, CI), a line every tenth."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig, header: str, workers: int, scheduler) -> None:
         self.config = config
+        self.header = header
+        self.workers = workers
+        self.scheduler = scheduler
         self.constrained = bool(config.scenario.get("constraints"))
         self.bar = None
         self.terminal = sys.stderr.isatty()
         self.next_tenth = 1
+        self.written = 0
+        """Chunks this run has written (so far)."""
 
     def start(self, plan: Plan) -> None:
+        """The folder is checked: say what the run does, then show its progress."""
+        where = (f"scheduler {self.scheduler}" if self.scheduler
+                 else f"{max(1, min(self.workers, plan.remaining))} worker(s)")
+        click.echo(f"{self.header}, {where}", err=True)
         for index, problem in plan.redone:
             click.echo(f"part {index}: {problem}; running it again", err=True)
         if plan.remaining < self.config.chunks:
@@ -260,6 +267,7 @@ class ProgressReport:
         return f"{rate:.1f} deals/s{accepted}"
 
     def update(self, p: Progress) -> None:
+        self.written += 1
         if self.bar is not None:
             self.bar.update(1, self._info(p))
             return

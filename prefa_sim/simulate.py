@@ -20,9 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
@@ -65,12 +66,28 @@ class RunConfig:
     """SHA-256 of the replayed deals (``REPLAY_FILE`` in the output folder), or empty."""
 
     def __post_init__(self) -> None:
-        if self.deals < 1 or self.chunk_size < 1:
-            raise RunError("a run needs at least one deal and one deal per chunk")
-        if self.seed < 0:
-            raise RunError(f"the seed must be a whole number 0 or more, got {self.seed}")
+        for name, low in (("deals", 1), ("seed", 0), ("chunk_size", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise RunError(f"{name} must be a whole number {low} or more, got {value!r}")
         for name in ("declarers", "strains", "modes"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+            value = getattr(self, name)
+            if not isinstance(value, list | tuple) or not value:
+                raise RunError(f"{name} must be a non-empty list, got {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        allowed = {"declarers": (0, 1, 2), "strains": tuple(s.name for s in Strain),
+                   "modes": MODES}
+        for name, values in allowed.items():
+            items = getattr(self, name)
+            if any(isinstance(v, bool) or v not in values for v in items) \
+                    or len(set(items)) != len(items):
+                raise RunError(f"{name} must be distinct values among "
+                               f"{', '.join(map(str, values))}, got {list(items)!r}")
+        if not isinstance(self.scenario, dict) or not isinstance(self.scenario_text, str) \
+                or not isinstance(self.replay, str):
+            raise RunError("scenario must be a table, scenario_text and replay text")
+        if self.scenario:
+            parse_scenario(self.scenario, "the run's scenario")
 
     @property
     def chunks(self) -> int:
@@ -169,7 +186,11 @@ def _write_chunk_job(job: tuple[RunConfig, str, int]) -> tuple[int, int, int]:
 
 
 def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
-    """Why the part file of chunk ``index`` cannot be kept (None when it is whole)."""
+    """Why the part file of chunk ``index`` must be written again (None when it is whole).
+
+    A part that reads well but belongs to another run raises ``RunError``: it is not
+    damage to repair but a sign that the folder was changed by hand.
+    """
     try:
         table = pq.read_table(path)
         info = json.loads((table.schema.metadata or {}).get(b"prefa_sim", b"null"))
@@ -177,7 +198,9 @@ def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
         return f"unreadable ({str(exc).splitlines()[0][:80]})"
     if not isinstance(info, dict) or info.get("chunk") != index \
             or info.get("config") != config.to_json():
-        return "not a part of this run"
+        raise RunError(f"{path} belongs to another run than the one recorded in "
+                       f"{MANIFEST}; nothing was changed: move it away, or use --force to "
+                       "start the run again")
     if table.num_rows != config.chunk_rows(index):
         return f"{table.num_rows} rows, expected {config.chunk_rows(index)}"
     return None
@@ -186,14 +209,22 @@ def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
 # -- the output folder --------------------------------------------------------------------
 
 def read_manifest(out_dir: str | Path) -> RunConfig | None:
-    """The configuration recorded in a run folder (None when there is no run)."""
+    """The configuration recorded in a run folder (None when there is no run); a record
+    that is not whole and valid is refused with ``RunError`` before anything is touched."""
     manifest = Path(out_dir) / MANIFEST
     if not manifest.exists():
         return None
     try:
-        return RunConfig.from_json(json.loads(manifest.read_text(encoding="utf-8")))
-    except (ValueError, TypeError) as exc:
-        raise RunError(f"{manifest} is not a run record of prefa-sim: {exc}") from None
+        data = json.loads(manifest.read_bytes().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        known = {f.name for f in fields(RunConfig)}
+        if set(data) != known:
+            raise ValueError(f"expected the keys {', '.join(sorted(known))}")
+        return RunConfig.from_json(data)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise RunError(f"{manifest} is not a whole run record of prefa-sim ({exc}); "
+                       "use --force to start the run again") from None
 
 
 def written_chunks(out_dir: Path, config: RunConfig) -> set[int]:
@@ -207,7 +238,7 @@ def is_finished(out_dir: str | Path, config: RunConfig) -> bool:
     out_dir = Path(out_dir)
     try:
         recorded = read_manifest(out_dir)
-    except RunError:
+    except (RunError, OSError):
         return False
     return recorded == config and len(written_chunks(out_dir, config)) == config.chunks
 
@@ -222,6 +253,9 @@ class Plan:
     """Parts found broken on resume, with the reason; they are run again."""
     created: list[Path]
     """Files (and the folder) made by a fresh start, removed if it fails before any part."""
+    backup: Path | None = None
+    """The replaced run's files (``--force``), put back if the new run fails before its
+    first part, deleted once it is written."""
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -230,49 +264,90 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def _run_files(out_dir: Path) -> list[Path]:
+    """The files of a run in ``out_dir``: parts, temporary parts, the record, the replay."""
+    names = [*out_dir.glob(PART_GLOB), *out_dir.glob(".part-*.parquet.tmp*")]
+    return names + [out_dir / n for n in (MANIFEST, REPLAY_FILE) if (out_dir / n).exists()]
+
+
+def _check_replay(out_dir: Path, config: RunConfig) -> None:
+    """The replayed deals in the folder are the ones the run recorded."""
+    try:
+        rows = np.load(out_dir / REPLAY_FILE, allow_pickle=False)
+        intact = replay_rows(rows)[1] == config.replay and rows.ndim == 2 \
+            and len(rows) == config.deals
+    except (OSError, ValueError):
+        intact = False
+    if not intact:
+        raise RunError(f"{out_dir / REPLAY_FILE} is missing or not the deals this run "
+                       "recorded; use --force to start the run again")
+
+
+def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
+    if config.replay:
+        _check_replay(out_dir, config)
+    found = {chunk_index(p): p for p in out_dir.glob(PART_GLOB)}
+    foreign = sorted(p.name for i, p in found.items() if i is None or i >= config.chunks)
+    if foreign:
+        raise RunError(f"{out_dir} holds part files that are not chunks of this run: "
+                       f"{', '.join(foreign[:5])}; move them away before resuming")
+    done = set(found)
+    redone = []
+    for index in sorted(done):  # checked before anything is changed
+        problem = part_problem(chunk_path(out_dir, index), config, index)
+        if problem:
+            redone.append((index, problem))
+    for stray in out_dir.glob(".part-*.parquet.tmp*"):
+        stray.unlink()
+    for index, _ in redone:
+        chunk_path(out_dir, index).unlink()
+        done.discard(index)
+
+    def missing() -> Iterator[int]:
+        return (i for i in range(config.chunks) if i not in done)
+    return Plan(missing, config.chunks - len(done), redone, [])
+
+
 def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
             replay: np.ndarray | None = None) -> Plan:
     """Check the output folder (and store the deals to replay); plan the chunks to run."""
-    made_folder = not out_dir.exists()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    recorded = read_manifest(out_dir) if not force else None
+    if resume and force:
+        raise RunError("--resume finishes the run in the folder and --force replaces it: "
+                       "give one of them")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise RunError(f"{out_dir} is a file, not a folder")
+    recorded = read_manifest(out_dir) if out_dir.exists() and not force else None
     if recorded is not None:
-        done = written_chunks(out_dir, config)
         if not resume:
-            state = "finished" if len(done) == config.chunks else "unfinished"
+            done = len(written_chunks(out_dir, recorded))
+            state = "finished" if done == recorded.chunks else "unfinished"
             raise RunError(f"{out_dir} holds a {state} run; use --resume to finish it or "
                            "--force to start again")
         if recorded != config:
             raise RunError(f"{out_dir} holds a run with other settings; --resume takes them "
                            "from the folder (or use --force to start again)")
-        for stray in out_dir.glob(".part-*.parquet.tmp*"):
-            stray.unlink()
-        redone = []
-        for index in sorted(done):
-            problem = part_problem(chunk_path(out_dir, index), config, index)
-            if problem:
-                redone.append((index, problem))
-                chunk_path(out_dir, index).unlink()
-                done.discard(index)
-
-        def missing() -> Iterator[int]:
-            return (i for i in range(config.chunks) if i not in done)
-        return Plan(missing, config.chunks - len(done), redone, [])
-    if resume and not force:
+        return _resume_plan(config, out_dir)
+    if resume:
         raise RunError(f"{out_dir} holds no run to resume")
-    old_parts = [*out_dir.glob(PART_GLOB), *out_dir.glob(".part-*.parquet.tmp*")]
-    if old_parts and not force and not (out_dir / MANIFEST).exists():
+    made_folder = not out_dir.exists()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    old = _run_files(out_dir)
+    if old and not force:
         raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
                        "another folder, or --force to replace them")
-    for old in old_parts:
-        old.unlink()
+    backup = None
+    if old:  # --force: set the old run aside until the new one has written a part
+        backup = out_dir / f".replaced-{os.getpid()}"
+        backup.mkdir()
+        for path in old:
+            os.replace(path, backup / path.name)
     created = [out_dir] if made_folder else []
     if replay is not None:
         _write_atomic(out_dir / REPLAY_FILE, _npy_bytes(replay))
         created.append(out_dir / REPLAY_FILE)
     _write_atomic(out_dir / MANIFEST, json.dumps(config.to_json(), indent=1).encode())
     created.append(out_dir / MANIFEST)
-    return Plan(lambda: iter(range(config.chunks)), config.chunks, [], created)
+    return Plan(lambda: iter(range(config.chunks)), config.chunks, [], created, backup)
 
 
 def _npy_bytes(array: np.ndarray) -> bytes:
@@ -284,15 +359,24 @@ def _npy_bytes(array: np.ndarray) -> bytes:
 
 
 def _undo_start(out_dir: Path, plan: Plan) -> None:
-    """Leave the folder as a failed fresh start found it (no part was written)."""
-    if not plan.created or any(out_dir.glob(PART_GLOB)):
+    """Leave the folder as a failed fresh start found it (no part was written): remove
+    what the start made and put a replaced run back."""
+    if any(out_dir.glob(PART_GLOB)):
         return
     for path in reversed(plan.created):
-        if path == out_dir:
-            if not any(out_dir.iterdir()):
-                out_dir.rmdir()
-        else:
+        if path != out_dir:
             path.unlink(missing_ok=True)
+    if plan.backup is not None:
+        for path in plan.backup.iterdir():
+            os.replace(path, out_dir / path.name)
+        plan.backup.rmdir()
+    if out_dir in plan.created and not any(out_dir.iterdir()):
+        out_dir.rmdir()
+
+
+def _drop_backup(plan: Plan) -> None:
+    if plan.backup is not None and plan.backup.exists():
+        shutil.rmtree(plan.backup)
 
 
 # -- running -------------------------------------------------------------------------------
@@ -380,6 +464,8 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     try:
         for index, tried, accepted in run_chunks(config, out_dir, plan.todo(),
                                                  min(workers, plan.remaining), scheduler):
+            if deals_done == 0:
+                _drop_backup(plan)  # the new run has its first part: the old one goes
             done += 1
             deals_done += len(config.chunk_deals(index))
             sampled.tried += tried
@@ -390,6 +476,7 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     except BaseException:
         _undo_start(out_dir, plan)
         raise
+    _drop_backup(plan)
     return out_dir
 
 

@@ -173,30 +173,88 @@ def test_an_impossible_scenario_leaves_the_folder_reusable(tmp_path):
     assert good.exit_code == 0, good.output
 
 
-@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "other run"])
-def test_a_corrupt_part_is_redone_on_resume(damage, tmp_path):
+def small_run(out, *extra):
     args = ["simulate", "-n", 6, "--seed", 4, "--chunk-size", 2, "-w", 1, "--strains", "S",
-            "--declarers", 1, "--modes", "both"]
-    whole = run(*args, "-o", tmp_path / "whole")
-    assert whole.exit_code == 0, whole.output
+            "--declarers", 1, "--modes", "both", *extra, "-o", out]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return pd.read_parquet(out)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty"])
+def test_a_corrupt_part_is_redone_on_resume(damage, tmp_path):
+    whole = small_run(tmp_path / "whole")
     out = tmp_path / "run"
-    assert run(*args, "-o", out).exit_code == 0
+    small_run(out)
     part = chunk_path(out, 1)
     data = part.read_bytes()
     if damage == "truncate":
         part.write_bytes(data[:len(data) // 2])
     elif damage == "garbage":
         part.write_bytes(b"PAR1" + os.urandom(len(data) - 8) + b"PAR1")
-    elif damage == "empty":
-        part.write_bytes(b"")
     else:
-        other = tmp_path / "other"
-        assert run(*args[:-2], "--modes", "first", "-o", other).exit_code == 0
-        part.write_bytes(chunk_path(other, 1).read_bytes())
+        part.write_bytes(b"")
     result = run("simulate", "-o", out, "--resume", "-w", 1)
     assert result.exit_code == 0 and "Traceback" not in result.output
     assert "part 1: " in result.stderr and "running it again" in result.stderr
-    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(tmp_path / "whole"))
+    pd.testing.assert_frame_equal(pd.read_parquet(out), whole)
+
+
+def snapshot(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@pytest.mark.parametrize("change, message", [
+    ("foreign part", "belongs to another run"),
+    ("stray part", "not chunks of this run: part-00007.parquet"),
+    ("manifest seed", "belongs to another run"),
+    ("manifest declarers", "declarers must be distinct values"),
+    ("manifest strains", "strains must be distinct values"),
+    ("manifest chunk size", "chunk_size must be a whole number"),
+    ("manifest scenario", "the run's scenario"),
+    ("manifest list", "not a JSON object"),
+    ("manifest garbage", "not a whole run record"),
+])
+def test_resume_refuses_a_folder_changed_by_hand_and_changes_nothing(change, message,
+                                                                     tmp_path):
+    out = tmp_path / "run"
+    small_run(out)
+    record = json.loads((out / "_run.json").read_text())
+    if change in ("foreign part", "stray part"):
+        small_run(tmp_path / "other", "--modes", "first") if change == "foreign part" else None
+        source = chunk_path(tmp_path / "other", 1) if change == "foreign part" \
+            else chunk_path(out, 0)
+        target = chunk_path(out, 1 if change == "foreign part" else 7)
+        target.write_bytes(source.read_bytes())
+    elif change == "manifest list":
+        (out / "_run.json").write_text("[]")
+    elif change == "manifest garbage":
+        (out / "_run.json").write_bytes(b"\xff{")
+    else:
+        key, value = {"manifest seed": ("seed", 6), "manifest declarers": ("declarers", [7]),
+                      "manifest strains": ("strains", ["X"]),
+                      "manifest chunk size": ("chunk_size", 2.0),
+                      "manifest scenario": ("scenario", {"dealer": "x"})}[change]
+        record[key] = value
+        (out / "_run.json").write_text(json.dumps(record))
+    before = snapshot(out)
+    result = run("simulate", "-o", out, "--resume", "-w", 1)
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert "Traceback" not in result.output
+    assert snapshot(out) == before
+
+
+def test_force_replaces_a_run_only_once_the_new_one_has_a_part(tmp_path):
+    out = tmp_path / "run"
+    first = small_run(out)
+    before = snapshot(out)
+    result = run("simulate", "-n", 1, "--strains", "H", "--modes", "both", "--constraint",
+                 "first.hearts > 8", "-o", out, "--force", "-w", 1)
+    assert result.exit_code == 1 and "left as it was" in result.output
+    assert snapshot(out) == before and not list(out.glob(".replaced-*"))
+    assert run("simulate", "-o", out, "--resume", "--force").exit_code == 1
+    second = small_run(out, "--force", "--seed", 5)
+    assert not second.equals(first) and not list(out.glob(".replaced-*"))
 
 
 def test_resume_needs_only_the_folder_and_refuses_other_settings(tmp_path):
