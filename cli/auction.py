@@ -8,9 +8,15 @@ import sys
 import click
 
 from prefa_sim.auction import auction_result
-from prefa_sim.seats import check_dealer, seat_label
+from prefa_sim.seats import DEFAULT_DEALER, check_dealer, seat_label
 
-from .common import PrefaCommand, batch_option, dealer_option, run_json_batch
+from .common import (
+    PrefaCommand,
+    batch_option,
+    dealer_option,
+    refuse_with_batch,
+    run_json_batch,
+)
 
 
 @click.command(cls=PrefaCommand)
@@ -29,6 +35,7 @@ def auction(calls, dealer, as_json, batch):
     if batch is not None:
         if calls:
             raise click.UsageError("give either CALLS or --batch, not both")
+        refuse_with_batch(("dealer",))
         run_json_batch(batch, _with_result)
         return
     result = auction_result(list(calls), dealer)
@@ -51,5 +58,10 @@ def auction(calls, dealer, as_json, batch):
 def _with_result(obj):
     if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
         raise ValueError("a request is an object with a list 'calls'")
-    dealer = check_dealer(obj.get("dealer", 2))
+    for i, call in enumerate(obj["calls"]):
+        if not isinstance(call, str):
+            raise ValueError(f"'calls' holds call tokens such as \"6S\" or \"pass\"; call {i} "
+                             f"is {call!r}")
+    dealer = obj.get("dealer")
+    dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
     return {**obj, "result": auction_result(obj["calls"], dealer)}

@@ -11,16 +11,23 @@ from typing import Any
 import click
 
 from prefa_sim.jsonl import answer_line, numbered_lines
-from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_seat_spec
+from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
 
-_LEADING_VOID = re.compile(r"^-(?=\.)")
+_VOID_FIRST_HAND = re.compile(r"^-(\.[^./\\\s]*){3}$")
+"""A suit-grouped hand (or widow) whose first suit is void: ``-.AKQJ.AKQ.AKQ``."""
 
 
 def hand_friendly(args: Iterable[str]) -> list[str]:
     """Arguments with a hand that starts with a void (``-.AKQJ.AKQ.AKQ``) written with an
     empty first group (``.AKQJ.AKQ.AKQ``, the same hand), so that it is not taken for an
-    option."""
-    return [_LEADING_VOID.sub("", a) if isinstance(a, str) else a for a in args]
+    option; nothing after ``--`` is touched (Click reads it all as arguments)."""
+    out = []
+    args = list(args)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return out + args[i:]
+        out.append(arg[1:] if isinstance(arg, str) and _VOID_FIRST_HAND.match(arg) else arg)
+    return out
 
 
 class PrefaCommand(click.Command):
@@ -78,9 +85,12 @@ class SeatList(click.ParamType):
         if not items:
             self.fail(f"{value!r} names no seat", param, ctx)
         try:
-            return tuple(check_seat_spec(v) for v in items)
+            seats = tuple(check_seat_spec(v) for v in items)
         except SeatError as exc:
             self.fail(f"{value!r}: {exc}", param, ctx)
+        if len(set(seats)) != len(seats):
+            self.fail(f"{value!r} names a seat twice", param, ctx)
+        return seats
 
 
 SEAT = Seat()
@@ -88,8 +98,21 @@ DEALER_HELP = ("The dealing seat, 0-2 (default 2, so that seat 0 is first hand);
                "(first, second, dealer) are placed from it.")
 
 
+class Dealer(click.ParamType):
+    """The dealing seat: a number 0-2 (roles are placed from the dealer, so none names it)."""
+
+    name = "0|1|2"
+
+    def convert(self, value, param, ctx):
+        try:
+            return check_dealer(value)
+        except SeatError as exc:
+            self.fail(f"{exc} (first, second and dealer are placed from the dealer)", param,
+                      ctx)
+
+
 def dealer_option(default: int | None = DEFAULT_DEALER, help: str = DEALER_HELP):
-    return click.option("--dealer", type=click.IntRange(0, 2), default=default,
+    return click.option("--dealer", type=Dealer(), default=default,
                         show_default=default is not None, help=help)
 
 
@@ -98,10 +121,23 @@ def batch_option(what: str):
                         help=f"{what} from FILE ('-' for standard input).")
 
 
+def refuse_with_batch(names: Iterable[str]) -> None:
+    """Options for one deal are refused beside --batch: each line carries its own."""
+    ctx = click.get_current_context()
+    given = [n for n in names
+             if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        options = {p.name: p.opts[-1] for p in ctx.command.params}
+        shown = ", ".join(options.get(n, n) for n in given)
+        raise click.UsageError(f"{shown}: with --batch every line gives its own settings "
+                               "(see the request fields)")
+
+
 def run_json_batch(lines: Iterable[bytes], answer_fn: Callable[[Any], dict]) -> None:
     """Answer JSON Lines one by one on standard output; a bad line becomes an error object,
     the others go on, and the exit status is 1 at the end if any line was bad."""
-    report_batch(answer_line(line, answer_fn) for line in numbered_lines(lines))
+    with user_errors():
+        report_batch(answer_line(line, answer_fn) for line in numbered_lines(lines))
 
 
 def report_batch(answers: Iterable[tuple[bool, str]]) -> None:

@@ -11,12 +11,12 @@ import click
 from prefa_sim.cards import parse_deal
 from prefa_sim.deal import IllegalActionError
 from prefa_sim.game import Game, deal_record, parse_action, play_random_game, thirds
-from prefa_sim.jsonl import LineError, decode, numbered_lines
+from prefa_sim.jsonl import InputError, LineError, decode, numbered_lines, unexpected
 from prefa_sim.kasa import KasaGame
 from prefa_sim.seats import seat_label
 from prefa_sim.settlement import LAST_CONTRACT_MODES
 
-from .common import PrefaCommand, dealer_option
+from .common import PrefaCommand, dealer_option, user_errors
 
 
 @click.command(cls=PrefaCommand)
@@ -59,42 +59,77 @@ def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
     else:
         game_state = Game(dealer=dealer, last_contract=last_contract,
                           kasa=KasaGame([kasa] * 3) if kasa else None)
-        failed = _play_script(game_state, script, max_deals, as_json)
+        with user_errors():
+            failed = _play_script(game_state, script, max_deals, as_json)
     if game_state is not None:
         _final(game_state, as_json)
     if failed:
         sys.exit(1)
 
 
+RECORDED = ("number", "pot", "accounts", "kasa", "kapikia", "results_thirds")
+"""Fields of a recorded deal that its replay must reproduce."""
+
+
 def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int:
-    """Play the script's deals; report bad lines and go on. Returns how many were bad."""
+    """Play the script's deals; report bad lines and go on. Returns how many were bad.
+
+    A line that carries what a recording holds (the pot, accounts, results…) is
+    checked against the replay; a recording's final line ends the game.
+    """
     failed = 0
-    ended_at = None
+    stopped = None
     name = getattr(script, "name", "<stdin>")
+
+    def fail(number: int, message: str) -> None:
+        nonlocal failed
+        failed += 1
+        click.echo(json.dumps({"line": number, "error": message}) if as_json
+                   else f"{name}, line {number}: {message}", err=not as_json)
+
     for line in numbered_lines(script):
         try:
             obj = decode(line.text) if line.error is None else None
             if line.error is not None:
                 raise LineError(line.error)
-            if isinstance(obj, dict) and obj.get("final") is True:
-                continue  # the results line of a recorded game
-            if game_state.over or game_state.deals >= max_deals:
-                if ended_at is None:
-                    ended_at = line.number
-                    why = ("the game is over" if game_state.over
+            final = isinstance(obj, dict) and obj.get("final") is True
+            if stopped is None and (final or game_state.over or game_state.deals >= max_deals):
+                stopped = ("the recorded game's final line" if final
+                           else "the game is over" if game_state.over
                            else f"--max-deals {max_deals} reached")
-                    click.echo(f"warning: {name}, line {line.number} and after: {why} "
-                               f"after deal {game_state.deals}; ignored", err=True)
+                if final:
+                    _check_record(game_state, obj, None)
+                    continue
+            if stopped is not None:
+                click.echo(f"warning: {name}, line {line.number}: {stopped} after deal "
+                           f"{game_state.deals}; line ignored", err=True)
                 continue
             deal = _scripted_deal(game_state, obj)
-        except (ValueError, KeyError, TypeError) as exc:
-            failed += 1
-            click.echo(json.dumps({"line": line.number, "error": str(exc)}) if as_json
-                       else f"{name}, line {line.number}: {exc}", err=not as_json)
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - report the line and play the rest
+            fail(line.number, str(exc) if isinstance(exc, ValueError) else unexpected(exc))
             continue
         game_state.record(deal)
-        _report(game_state, deal, as_json)
+        record = deal_record(game_state, deal)
+        _report(game_state, deal, as_json, record)
+        try:
+            _check_record(game_state, obj, record)
+        except ValueError as exc:
+            fail(line.number, str(exc))
     return failed
+
+
+def _check_record(game_state: Game, obj: dict, record: dict | None) -> None:
+    """A recording's fields match the replay (``record`` None: the final line)."""
+    if record is None:
+        record = {"results_thirds": [thirds(r) for r in game_state.results()]}
+    differs = [k for k in RECORDED if k in obj and k in record and obj[k] != record[k]]
+    if differs:
+        key = differs[0]
+        raise ValueError(f"the replay differs from the recording: {key} {record[key]} here, "
+                         f"{obj[key]} recorded (replay with the recording's --dealer, --kasa "
+                         "and --last-contract)")
 
 
 def _scripted_deal(game_state: Game, obj):
@@ -131,9 +166,9 @@ def _exact(x: Fraction) -> str:
     return f"{whole} {rest}" if whole else str(x)
 
 
-def _report(game_state: Game, deal, as_json: bool) -> None:
+def _report(game_state: Game, deal, as_json: bool, record: dict | None = None) -> None:
     if as_json:
-        click.echo(json.dumps(deal_record(game_state, deal)))
+        click.echo(json.dumps(record or deal_record(game_state, deal)))
         return
     if deal.settlement is None:
         what = "void: all passed"

@@ -8,7 +8,7 @@ import click
 
 from prefa_sim.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
 
-from .common import PrefaCommand, batch_option, run_json_batch, user_errors
+from .common import PrefaCommand, batch_option, refuse_with_batch, run_json_batch, user_errors
 
 
 @click.command(cls=PrefaCommand)
@@ -36,6 +36,7 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
     if batch is not None:
         if contract:
             raise click.UsageError("give either CONTRACT or --batch, not both")
+        refuse_with_batch(("declarations", "tricks", "aces", "solo", "pot", "last_contract"))
         run_json_batch(batch, settle_request)
         return
     if not contract:
@@ -43,7 +44,7 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
     request = {"contract": contract, "aces": aces, "solo": solo, "pot": pot,
                "last_contract": last_contract}
     if declarations:
-        request["declarations"] = [d for d in declarations.replace(" ", "").split(",") if d]
+        request["declarations"] = declarations.replace(",", " ").split()
     with user_errors():
         if tricks:
             try:

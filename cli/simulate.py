@@ -41,6 +41,8 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     items = tuple(v.strip().upper() if what == "strain" else v.strip().lower()
                   for v in value.split(",") if v.strip())
     bad = [v for v in items if v not in allowed]
+    if len(set(items)) != len(items):
+        raise click.BadParameter(f"{value!r} names a {what} twice", param_hint=f"--{what}s")
     if bad or not items:
         raise click.BadParameter(f"{', '.join(bad) or value!r}: expected a comma-separated list "
                                  f"of {', '.join(allowed)}", param_hint=f"--{what}s")
@@ -60,11 +62,11 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS,
               show_default=True, help="How many deals (with --replay: the first N of the file).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Root seed, 0 or more (default: 1 for the built-in run, else a fresh one, "
-                   "printed).")
+              help="Root seed, 0 or more (default: 1 for random deals, a fresh one, printed, "
+                   "for a scenario or --dealer/--fixed/--constraint).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
               show_default=True, help="Output folder for the Parquet dataset.")
-@click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
+@click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores; never more than the chunks to run).")
 @click.option("--declarers", type=SeatList(), default="0,1,2", show_default=True,
               help="Declaring seats to study: seats or first, second, dealer.")
@@ -93,6 +95,8 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     """
     ctx = click.get_current_context()
     given = [n for n in RUN_OPTIONS if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
+    if not out_dir.strip():
+        raise click.BadParameter("an output folder is needed", param_hint="--out")
     out = Path(out_dir)
     workers = workers or default_workers()
     replayed, bad_lines = None, 0
@@ -147,10 +151,11 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
     from_options = dealer is not None or fixed or constraint
     replayed, digest, errors = None, "", []
     if replay is not None:
-        if scenario is not None or from_options:
+        if scenario is not None or from_options or seed is not None:
             raise click.UsageError("--replay takes its deals from the file: no SCENARIO, "
-                                   "--dealer, --fixed or --constraint")
-        rows, errors = read_replay(replay, deals if deals_given else None)
+                                   "--seed, --dealer, --fixed or --constraint")
+        with user_errors():
+            rows, errors = read_replay(replay, deals if deals_given else None)
         for number, message in errors:
             click.echo(f"{_name(replay)}, line {number}: {message}", err=True)
         if not len(rows):
@@ -320,12 +325,24 @@ def _declarers_text(config: RunConfig | None) -> str:
               help="How many deals to show.")
 def show(dataset, deals):
     """Print the first deals of a DATASET folder (or Parquet file) and their results."""
-    import pandas as pd
 
     try:
         data = first_deals(dataset, deals)
     except DatasetError as exc:
         raise click.ClickException(str(exc)) from None
+    if data.empty:
+        click.echo(f"{dataset}: the dataset has no rows")
+        return
+    try:
+        _show_deals(data, deals)
+    except (TypeError, ValueError) as exc:  # a missing value where the dataset has none
+        raise click.ClickException(f"{dataset} holds values a prefa-sim dataset does not "
+                                   f"have ({exc})") from None
+
+
+def _show_deals(data, deals: int) -> None:
+    import pandas as pd
+
     for deal_index in sorted(data["deal"].unique())[:deals]:
         rows = data[data["deal"] == deal_index].copy()
         rows["order"] = rows["strain"].map({s.name: int(s) for s in Strain})

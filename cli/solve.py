@@ -17,6 +17,7 @@ from .common import (
     SeatList,
     batch_option,
     dealer_option,
+    refuse_with_batch,
     report_batch,
     user_errors,
 )
@@ -40,7 +41,7 @@ EXAMPLE_DEAL = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
               help="Also print an optimal line of play (needs -t and no widow).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @batch_option("Solve JSON Lines requests")
-@click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
+@click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes for --batch (default: all cores).")
 def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_json, batch,
           workers):
@@ -62,7 +63,10 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
     if batch is not None:
         if deal:
             raise click.UsageError("give either DEAL or --batch, not both")
-        report_batch(solve_lines(batch, workers))
+        refuse_with_batch(("trump", "declarer", "dealer", "leader", "active", "trick",
+                           "show_line"))
+        with user_errors():
+            report_batch(solve_lines(batch, workers))
         return
     if not deal:
         click.echo(f"no deal given: solving the built-in example {EXAMPLE_DEAL}\n")
@@ -89,6 +93,10 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
             obj["widow"] = format_hand(request.widow)
         if request.trick:
             obj["trick"] = report.cards_text(request.trick)
+        if request.cards:
+            obj["cards"] = True
+        if request.line:
+            obj["line"] = True
         click.echo(json.dumps({**obj, **answer_fields(answer)}))
         return
     click.echo(report.answer_text(answer))

@@ -101,21 +101,30 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
     """Check a request given field by field (seats as numbers or roles, cards as text)."""
     try:
         dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
-        active = (0, 1, 2) if active is None else seats_of(_as_list(active, "active"), dealer)
+        if active is None:
+            active = (0, 1, 2)
+        else:
+            given = _as_list(active, "active")
+            active = seats_of(given, dealer)
+            if len(active) != len(given):
+                raise RequestError(f"'active' names a seat twice: {given!r}")
         declarer = seat_of(declarer, dealer)
         leader = opening_leader(dealer, active) if leader is None else seat_of(leader, dealer)
     except SeatError as exc:
         raise RequestError(str(exc)) from None
+    strains = tuple(Strain) if trump is None else (_strain(trump),)
     hands = _as_list(hands, "hands")
     if len(hands) != 3:
         raise RequestError("'hands' must be a list of three hands")
     masks = []
     for seat, hand in enumerate(hands):
-        if seat not in active or hand == "-":
-            masks.append(0 if seat not in active else _hand(hand, seat))
+        if seat not in active:
+            masks.append(0)
             continue
         masks.append(_hand(hand, seat))
-    strains = tuple(Strain) if trump is None else (_strain(trump),)
+        if not masks[-1]:
+            raise RequestError(f"seat {seat} plays but holds no cards ('-' is for a seat out "
+                               "of play: leave it out of 'active')")
     trick_cards = tuple(_card_list(trick, "trick"))
     widow_mask = None
     if widow is not None:
@@ -144,8 +153,8 @@ def parse_request(obj: Any) -> Request:
     """Check and convert one decoded JSON request."""
     if not isinstance(obj, dict):
         raise RequestError("a request is a JSON object")
-    if "hands" not in obj:
-        raise RequestError("missing field 'hands'")
+    if not isinstance(obj.get("hands"), list):
+        raise RequestError("'hands' must be a list of three hands")
     known = {"hands", "trump", "declarer", "leader", "active", "dealer", "widow", "trick",
              "cards", "line"}
     fields = {k: obj[k] for k in known & set(obj) if obj[k] is not None}
@@ -245,10 +254,17 @@ def answer_fields(answer: Answer) -> dict:
     return out
 
 
+ANSWER_FIELDS = ("declarer_tricks", "to_move", "card_values", "play_line", "best_tricks",
+                 "best_discards", "strains", "contract", "contract_discard")
+"""Fields an answer adds: dropped from a request that carries them, so that an old
+answer fed back as a request is answered afresh."""
+
+
 def answer(obj: Any, solver: Solver) -> dict:
     """The request ``obj`` with its answer fields added (seats resolved to numbers)."""
     request = parse_request(obj)
-    return {**obj, **answer_fields(solve_request(request, solver))}
+    asked = {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
+    return {**asked, **answer_fields(solve_request(request, solver))}
 
 
 def answer_numbered(line: Line, solver: Solver | None = None) -> tuple[bool, str]:

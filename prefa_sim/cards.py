@@ -144,6 +144,9 @@ def popcount(mask: Bitboard) -> int:
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Parse card tokens, from a space/comma separated string or a list of tokens."""
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise UnknownCardError(f"a card is text such as \"AS\", got {token!r}")
     cards = [parse_card(t) for t in tokens]
     cards_mask(cards)  # duplicate check
     return cards
@@ -220,7 +223,7 @@ def split_hands(parts: str | Iterable[str]) -> list[str]:
     for word in words:
         if not isinstance(word, str):
             raise CardError(f"a hand is text such as \"AKQ.-.J7.AT98\", got {word!r}")
-        if "." in word:
+        if "." in word or set(word.split()) == {"-"}:
             out += word.split()
         elif word.strip():
             out.append(word.strip())

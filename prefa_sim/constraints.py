@@ -191,6 +191,8 @@ class Expression:
     def _primary(self):
         tok = self._peek()
         if tok.kind == "int":
+            if len(tok.text) > 6:
+                self._fail("a number of at most six digits is expected, found", tok)
             self._take()
             return ("int", int(tok.text))
         if tok.text == "(":
@@ -231,7 +233,7 @@ class Expression:
                 self._fail(f"{name.text}() needs a rank A K Q J T 9 8 7, found", tok)
             if kind == "int" and tok.kind != "int":
                 self._fail(f"{name.text}() needs a number, found", tok)
-            if kind == "int" and not 1 <= int(tok.text) <= 8:
+            if kind == "int" and not (len(tok.text) == 1 and 1 <= int(tok.text) <= 8):
                 self._fail(f"{name.text}() counts the top 1 to 8 cards of a suit, found", tok)
             args.append(tok.text.upper() if kind in ("suit", "rank") else
                         int(tok.text) if kind == "int" else tok.text)

@@ -146,6 +146,19 @@ def _open(file: Path) -> pq.ParquetFile:
             from None
 
 
+def check_columns(file: Path, parquet: pq.ParquetFile,
+                  columns: Sequence[str] | None = None) -> None:
+    """The file has the dataset's columns (or those asked) with their types."""
+    schema = parquet.schema_arrow
+    for name in columns or SCHEMA.names:
+        if name not in schema.names:
+            raise DatasetError(f"{file} is not a prefa-sim dataset: no column {name}")
+        if schema.field(name).type != SCHEMA.field(name).type:
+            raise DatasetError(f"{file} is not a prefa-sim dataset: column {name} is "
+                               f"{schema.field(name).type}, expected "
+                               f"{SCHEMA.field(name).type}")
+
+
 def read_batches(path: str | Path, columns: Sequence[str] | None = None
                  ) -> Iterator[pa.RecordBatch]:
     """The rows of a dataset as record batches, one file open at a time.
@@ -156,10 +169,7 @@ def read_batches(path: str | Path, columns: Sequence[str] | None = None
     """
     for file in dataset_files(path):
         with _open(file) as parquet:
-            missing = set(columns or ()) - set(parquet.schema_arrow.names)
-            if missing:
-                raise DatasetError(f"{file} is not a prefa-sim dataset: no column "
-                                   f"{', '.join(sorted(missing))}")
+            check_columns(file, parquet, columns)
             try:
                 yield from parquet.iter_batches(columns=columns)
             except (OSError, pa.ArrowException) as exc:
@@ -229,12 +239,11 @@ def first_deals(path: str | Path, deals: int):
     frames, seen = [], set()
     for file in dataset_files(path):
         with _open(file) as parquet:
+            check_columns(file, parquet)
             try:
                 frame = to_pandas(parquet.read())
             except (OSError, pa.ArrowException) as exc:
                 raise DatasetError(f"cannot read {file}: {str(exc).splitlines()[0]}") from None
-        if "deal" not in frame:
-            raise DatasetError(f"{file} is not a prefa-sim dataset: no column deal")
         frames.append(frame)
         seen.update(frame["deal"].unique().tolist())
         if len(seen) >= deals:

@@ -62,7 +62,7 @@ def parse_action(deal: Deal, token: str) -> Action:
                 return Discard((a, b))
         elif deal.phase == "contract":
             if len(words) in (1, 2) and (len(words) == 1 or words[1] == "aces"):
-                return Name(parse_contract(words[0]), aces=len(words) == 2)
+                return Name(parse_contract(text.split()[0]), aces=len(words) == 2)
         elif deal.phase == "defence":
             if len(words) == 1 and words[0] in ("play", "pass", "together", "alone"):
                 return Declare(words[0])  # type: ignore[arg-type]

@@ -17,6 +17,22 @@ class LineError(ValueError):
     """A line that cannot be read as a JSON object of the expected kind."""
 
 
+class InputError(ValueError):
+    """The input itself cannot be read (a device error, a file that vanished)."""
+
+
+def _read(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
+    iterator = iter(lines)
+    while True:
+        try:
+            yield next(iterator)
+        except StopIteration:
+            return
+        except OSError as exc:
+            name = getattr(lines, "name", "the input")
+            raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
 @dataclass(frozen=True)
 class Line:
     """One non-blank input line: its number (from 1) and its text, or why it has none."""
@@ -35,7 +51,7 @@ def utf8_error(exc: UnicodeDecodeError) -> str:
 
 def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[Line]:
     """The non-blank lines with their numbers (counting every line from 1), decoded."""
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(_read(lines), start=1):
         if isinstance(raw, bytes):
             try:
                 text = raw.decode("utf-8")
@@ -84,3 +100,10 @@ def answer_line(line: Line, answer_fn: Callable[[Any], dict]) -> tuple[bool, str
         return False, error_object(line.number, "JSON nested too deeply to answer")
     except ValueError as exc:
         return False, error_object(line.number, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a batch answers every line and goes on
+        return False, error_object(line.number, unexpected(exc))
+
+
+def unexpected(exc: Exception) -> str:
+    """The message for a line that failed in a way no check foresaw."""
+    return f"this line could not be answered ({type(exc).__name__}: {exc}); please report it"

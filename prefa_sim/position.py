@@ -108,10 +108,13 @@ class Position:
         if len(self.hands) != 3:
             raise PositionError(f"a position has three hands, got {len(self.hands)}")
         if any(s not in SEATS for s in self.active) or len(self.active) not in (2, 3):
-            raise PositionError(f"active seats must be two or three of 0, 1, 2, got {self.active}")
+            shown = ", ".join(map(str, self.active)) or "none"
+            raise PositionError(f"two or three seats must play (of 0, 1, 2), got {shown}")
         for name, seat in (("declarer", self.declarer), ("leader", self.leader)):
             if seat not in self.active:
-                raise PositionError(f"{name} seat {seat} is not an active seat {self.active}")
+                active = ", ".join(map(str, self.active))
+                raise PositionError(f"the {name}, seat {seat}, is not one of the seats that "
+                                    f"play ({active})")
         for seat in SEATS:
             if not 0 <= self.hands[seat] < 1 << NUM_CARDS:
                 raise PositionError(f"hand of seat {seat} is not a 32-bit card mask")

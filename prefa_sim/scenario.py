@@ -92,6 +92,7 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
     if not isinstance(raw_fixed, Mapping):
         raise ScenarioError(f"{source}: [fixed] must be a table of hands")
     for role, cards in raw_fixed.items():
+        role = str(role).strip().lower()
         if not isinstance(cards, str | list):
             raise ScenarioError(f"{source}: fixed.{role} must be cards, e.g. \"AKQ.-.J7.AT98\"")
         try:
@@ -128,7 +129,7 @@ def load_scenario(path: str | Path) -> tuple[Scenario, str]:
     except OSError as exc:
         raise ScenarioError(f"cannot read scenario {path}: {exc.strerror}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ScenarioError(f"{path}, line {line}: {utf8_error(exc)}") from None

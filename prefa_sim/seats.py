@@ -64,12 +64,13 @@ def seats_of(values: Iterable[object], dealer: int = DEFAULT_DEALER) -> tuple[in
 
 
 def check_dealer(value: object) -> int:
-    """The dealer must be a seat number: a role is defined by the dealer."""
-    if isinstance(value, bool) or value not in SEATS:
-        if isinstance(value, str) and value.strip() in ("0", "1", "2"):
-            return int(value.strip())
-        raise SeatError(f"the dealer must be seat 0, 1 or 2, got {value!r}")
-    return int(value)
+    """The dealer must be a seat number (an int, or its digit as text): a role is
+    defined by the dealer."""
+    if isinstance(value, int) and not isinstance(value, bool) and value in SEATS:
+        return value
+    if isinstance(value, str) and value.strip() in ("0", "1", "2"):
+        return int(value.strip())
+    raise SeatError(f"the dealer must be seat 0, 1 or 2, got {value!r}")
 
 
 def position_of(seat: int, dealer: int = DEFAULT_DEALER) -> str:

@@ -252,6 +252,14 @@ def settle_request(obj: Mapping) -> dict:
     if mode not in LAST_CONTRACT_MODES:
         raise SettlementError(f"'last_contract' must be one of {', '.join(LAST_CONTRACT_MODES)}, "
                               f"got {mode!r}")
+    if flags["solo"] and (declarations or tricks is not None):
+        raise SettlementError("a solo is paid from its table at once: no declarations or "
+                              "tricks with it")
+    if not flags["solo"] and defence_of(declarations).players == () and tricks is not None \
+            and dict(tricks) not in ({"declarer": 10}, {"declarer": 10, "first": 0,
+                                                         "second": 0}):
+        raise SettlementError("both defenders passed: no card is played and the declarer is "
+                              "credited with all ten tricks; leave 'tricks' out")
     result = settle(contract, declarations, tricks, aces=flags["aces"], solo=flags["solo"],
                     pot=pot, last_contract=mode)
     return {**obj, "pot_delta": result.pot_delta, "net": result.net,

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from .cards import ALL_CARDS, Strain, parse_hand, popcount
 from .dataset import records_table, table_records
-from .jsonl import LineError, decode, numbered_lines
+from .jsonl import decode, numbered_lines, unexpected
 from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
 from .seats import DEFAULT_DEALER, SeatError, check_dealer
 from .solver import Solver, worker_solver
@@ -513,7 +513,8 @@ def parse_replay_deal(obj) -> list[int]:
     if widow & dealt:
         raise ValueError("a widow card is also in a hand")
     try:
-        dealer = check_dealer(obj.get("dealer", DEFAULT_DEALER))
+        dealer = obj.get("dealer")
+        dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
     except SeatError as exc:
         raise ValueError(str(exc)) from None
     return [*hands, widow, dealer]
@@ -537,6 +538,8 @@ def read_replay(lines: Iterable[bytes | str], limit: int | None = None
             continue
         try:
             rows.append(parse_replay_deal(decode(line.text)))
-        except (LineError, ValueError) as exc:
+        except ValueError as exc:
             errors.append((line.number, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - report the line and read the rest
+            errors.append((line.number, unexpected(exc)))
     return np.array(rows, dtype=np.int64).reshape(-1, 5), errors

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import format_hand
+from prefa_sim.cards import format_cards, format_hand
 from prefa_sim.cli import main
 from prefa_sim.simulate import chunk_path
 
@@ -385,3 +385,117 @@ def test_ctrl_c_on_a_huge_run_exits_130_and_says_how_to_resume(tmp_path):
     assert f"prefa simulate -o {out} --resume" in text and "Traceback" not in text
     written = len(list(out.glob("part-*.parquet")))
     assert written >= 2 and not list(out.glob(".part-*"))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_odd_solve_requests_are_answered_by_error_objects(workers, tmp_path):
+    good = deal_line(1, trump="H")
+    odd = [b'{"hands": null}', b'{"hands": [[1], [2], [3]]}',
+           deal_line(2, trump="H")[:-1] + b', "widow": [1, 2]}',
+           b'{"hands": ["-", "-", "-"], "trump": "H"}',
+           deal_line(3, trump="H")[:-1] + b', "active": [0, 1, 1]}',
+           deal_line(4, trump="H")[:-1] + b', "dealer": 1.0}']
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join([good, *odd, good]))
+    result = run("solve", "--batch", path, "-w", workers)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [o.get("line") for o in out] == [None, 2, 3, 4, 5, 6, 7, None]
+    assert "'hands' must be a list" in out[1]["error"]
+    assert "a card is text" in out[2]["error"] and "a card is text" in out[3]["error"]
+    assert "plays but holds no cards" in out[4]["error"]
+    assert "names a seat twice" in out[5]["error"]
+    assert "the dealer must be seat 0, 1 or 2" in out[6]["error"]
+    assert out[0] == out[-1]
+
+
+def test_an_old_answer_fed_back_is_answered_afresh(solver):
+    import random
+
+    from prefa_sim.position import Position
+
+    hands, _ = random_deal(random.Random(5))
+    shown = run("solve", *[format_hand(h) for h in hands], "-t", "H", "--json")
+    answer = json.loads(shown.output)
+    assert answer["cards"] is True
+    answer["trump"] = "NT"
+    again = json.loads(run("solve", "--batch", "-", input=json.dumps(answer)).stdout)
+    pos = Position(tuple(hands), 4, 0, 0)
+    assert again["declarer_tricks"] == solver.solve(pos)
+    assert again["card_values"] == {format_cards(1 << c)[0]: v
+                                    for c, v in solver.card_values(pos).items()}
+
+
+def test_one_deal_options_are_refused_beside_batch(tmp_path):
+    for args, option in ((["solve", "-t", "S"], "-t"), (["auction", "--dealer", "0"], "--dealer"),
+                         (["score", "--pot", "5"], "--pot")):
+        result = run(*args, "--batch", "-", input="")
+        assert result.exit_code == 2 and option in result.output
+
+
+def test_foreign_parquet_files_are_not_datasets(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from prefa_sim.dataset import SCHEMA
+
+    pq.write_table(pa.table({"deal": [0, 1]}), tmp_path / "deal_only.parquet")
+    table = SCHEMA.empty_table()
+    pq.write_table(table.drop_columns(["tricks_first"]), tmp_path / "no_first.parquet")
+    strings = table.set_column(2, "hand0", pa.array([], pa.string()))
+    pq.write_table(strings, tmp_path / "strings.parquet")
+    for name, message in (("deal_only", "no column dealer"), ("no_first", "no column tricks_first"),
+                          ("strings", "column hand0 is string")):
+        result = run("show", tmp_path / f"{name}.parquet")
+        assert result.exit_code == 1 and message in result.output, result.output
+    pq.write_table(table, tmp_path / "empty.parquet")
+    result = run("show", tmp_path / "empty.parquet")
+    assert result.exit_code == 0 and "the dataset has no rows" in result.output
+
+
+@pytest.mark.parametrize("args, message, status", [
+    (["solve", "-", "-", "-", "-t", "S"], "plays but holds no cards", 1),
+    (["solve", "-a", "0,0,1", "-t", "S"], "names a seat twice", 2),
+    (["solve", "--batch", "-", "-w", str(10**30)], "--workers", 2),
+    (["simulate", "--strains", "h,h", "-o", "{out}"], "names a strain twice", 2),
+    (["simulate", "-o", ""], "an output folder is needed", 2),
+    (["simulate", "--replay", "{replay}", "--seed", "3", "-o", "{out}"], "no SCENARIO, --seed", 2),
+    (["simulate", "--constraint", "first.hearts >= " + "1" * 5000, "-o", "{out}"],
+     "at most six digits", 1),
+    (["simulate", "{fixed_ints}", "-o", "{out}"], "fixed.first: a card is text", 1),
+    (["simulate", "--dealer", "first", "-o", "{out}"], "placed from the dealer", 2),
+    (["game", "--", "-.jsonl"], "'-.jsonl'", 2),
+    (["score", "7H", "-d", "pass,pass", "-t", "5,5,0"], "leave 'tricks' out", 1),
+    (["score", "7H", "--solo", "-d", "play,play", "-t", "8,2,0"], "no declarations or tricks", 1),
+])
+def test_more_bad_values_are_named(args, message, status, tmp_path):
+    (tmp_path / "replay").write_bytes(deal_line(1))
+    (tmp_path / "fixed_ints").write_text("[fixed]\nfirst = [1, 2]\n")
+    args = [a.format(out=tmp_path / "out", replay=tmp_path / "replay",
+                     fixed_ints=tmp_path / "fixed_ints") for a in args]
+    result = run(*args, input="")
+    assert result.exit_code == status, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_auction_calls_that_are_not_tokens_are_bad_lines():
+    lines = [json.dumps({"calls": [None]}), json.dumps({"calls": [["6S"]]}),
+             json.dumps({"calls": ["6S"], "dealer": None})]
+    result = run("auction", "--batch", "-", input="\n".join(lines))
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert result.exit_code == 1
+    assert out[0]["line"] == 1 and "call 0 is None" in out[0]["error"]
+    assert out[1]["line"] == 2 and out[2]["result"]["next_player"] == 1
+
+
+def test_a_replay_must_match_its_recording(tmp_path):
+    recorded = run("game", "--seed", 11, "--kasa", 31, "--json", "--max-deals", 8)
+    assert recorded.exit_code == 0
+    same = run("game", "-", "--kasa", 31, "--json", "--max-deals", 8, input=recorded.stdout)
+    assert same.exit_code == 0 and same.stdout == recorded.stdout
+    other = run("game", "-", "--kasa", 40, "--max-deals", 8, input=recorded.stdout)
+    assert other.exit_code == 1 and "the replay differs from the recording: kasa" in other.output
+    twice = run("game", "-", "--kasa", 31, input=recorded.stdout * 2)
+    assert twice.exit_code == 0
+    assert "the recorded game's final line after deal 8; line ignored" in twice.stderr

@@ -170,8 +170,8 @@ def test_script_lines_after_the_end_are_warned_about():
     lines = [json.dumps({"deal": EXAMPLE, "actions": ["pass", "pass", "pass"]})] * 4
     result = CliRunner().invoke(main, ["game", "-", "--max-deals", "2"], input="\n".join(lines))
     assert result.exit_code == 0
-    assert "warning: <stdin>, line 3 and after: --max-deals 2 reached after deal 2; ignored" \
-        in result.stderr
+    assert "warning: <stdin>, line 3: --max-deals 2 reached after deal 2; line ignored" \
+        in result.stderr and "line 4:" in result.stderr
     assert result.stdout.count("void: all passed") == 2
     wrong_dealer = json.dumps({"deal": EXAMPLE, "actions": ["pass"] * 3, "dealer": 0})
     result = CliRunner().invoke(main, ["game", "-"], input=wrong_dealer)

@@ -42,7 +42,7 @@ def test_position_errors():
         Position((a, a, d), Strain.S, 0, 0)
     with pytest.raises(CardCountError, match="seat 2 holds 1$"):
         Position((a, b, parse_hand("T.-.-.-")), Strain.S, 0, 0)
-    with pytest.raises(PositionError, match="declarer seat 1"):
+    with pytest.raises(PositionError, match="the declarer, seat 1, is not one of"):
         Position((a, b, d), Strain.S, 0, 1, (0, 2))
     with pytest.raises(PositionError, match="not a legal card"):
         Position((a, b, d), Strain.S, 0, 0).play(c("7H"))
