@@ -122,9 +122,6 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
             masks.append(0)
             continue
         masks.append(_hand(hand, seat))
-        if not masks[-1]:
-            raise RequestError(f"seat {seat} plays but holds no cards ('-' is for a seat out "
-                               "of play: leave it out of 'active')")
     trick_cards = tuple(_card_list(trick, "trick"))
     widow_mask = None
     if widow is not None:
@@ -172,8 +169,6 @@ def _as_list(value: Any, name: str) -> list:
 def _hand(hand: Any, seat: int) -> int:
     if not isinstance(hand, list | str):
         raise RequestError(f"hand {seat} must be a list of cards or a suit-grouped string")
-    if hand == "-":
-        return 0
     try:
         return parse_hand(hand)
     except CardError as exc:
@@ -198,7 +193,9 @@ def _card_list(value: Any, name: str) -> list[int]:
 def _check_cards(request: Request) -> None:
     """The hands hold what the request needs; the position checks seats, duplicates and
     the trick's legality."""
-    request.position(request.strains[0])
+    if request.position(request.strains[0]).tricks_left == 0:
+        raise RequestError("the seats that play hold no cards ('-' is for a seat out of play: "
+                           "leave it out of 'active')")
     if request.widow is not None:
         for seat in request.active:
             n = popcount(request.hands[seat])

@@ -403,7 +403,7 @@ def test_odd_solve_requests_are_answered_by_error_objects(workers, tmp_path):
     assert [o.get("line") for o in out] == [None, 2, 3, 4, 5, 6, 7, None]
     assert "'hands' must be a list" in out[1]["error"]
     assert "a card is text" in out[2]["error"] and "a card is text" in out[3]["error"]
-    assert "plays but holds no cards" in out[4]["error"]
+    assert "the seats that play hold no cards" in out[4]["error"]
     assert "names a seat twice" in out[5]["error"]
     assert "the dealer must be seat 0, 1 or 2" in out[6]["error"]
     assert out[0] == out[-1]
@@ -454,7 +454,7 @@ def test_foreign_parquet_files_are_not_datasets(tmp_path):
 
 
 @pytest.mark.parametrize("args, message, status", [
-    (["solve", "-", "-", "-", "-t", "S"], "plays but holds no cards", 1),
+    (["solve", "-", "-", "-", "-t", "S"], "the seats that play hold no cards", 1),
     (["solve", "-a", "0,0,1", "-t", "S"], "names a seat twice", 2),
     (["solve", "--batch", "-", "-w", str(10**30)], "--workers", 2),
     (["simulate", "--strains", "h,h", "-o", "{out}"], "names a strain twice", 2),

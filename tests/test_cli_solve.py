@@ -216,3 +216,12 @@ def test_hands_starting_with_a_void_and_hands_of_card_tokens(solver):
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["best_tricks"] == \
         solver.solve_widow(hands, widow, Strain.H, 0, 0).best_tricks
+
+
+def test_the_last_trick_with_the_leader_already_empty(solver):
+    # Seat 0 led its last card; seats 1 and 2 still hold one each.
+    hands = (0, parse_hand("-.-.-.A"), parse_hand("-.-.-.7"))
+    result = run("solve", "-", "-.-.-.A", "-.-.-.7", "-t", "NT", "--trick", "KH", "--json")
+    assert result.exit_code == 0, result.output
+    pos = Position(hands, Strain.NT, 0, 0, trick=(parse_hand("-.-.-.K").bit_length() - 1,))
+    assert json.loads(result.output)["declarer_tricks"] == solver.solve(pos) == 0
