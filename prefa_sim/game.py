@@ -184,8 +184,8 @@ def deal_record(game: Game, deal: Deal) -> dict:
             discard=None if deal.solo else format_discard(deal.discards),
             declarations=list(deal.declarations), tricks_played=list(deal.tricks),
             tricks_credited=deal.credited_tricks, pot_delta=deal.settlement.pot_delta,
-            transfers={deal.seat_of_role(r): deal.settlement.transfers[r] for r in ROLES})
-        record["transfers"] = [record["transfers"][s] for s in range(3)]
+            transfers=[deal.settlement.transfers[ROLES[(s - deal.declarer) % 3]]
+                       for s in range(3)])
     if game.kasa is not None:
         record.update(kasa=list(game.kasa.kasa), kapikia=list(game.kasa.kapikia))
     else:

@@ -499,3 +499,19 @@ def test_a_replay_must_match_its_recording(tmp_path):
     twice = run("game", "-", "--kasa", 31, input=recorded.stdout * 2)
     assert twice.exit_code == 0
     assert "the recorded game's final line after deal 8; line ignored" in twice.stderr
+
+
+def test_an_input_that_fails_to_read_is_named():
+    from prefa_sim.jsonl import InputError, numbered_lines
+
+    class Failing:
+        name = "requests.jsonl"
+
+        def __iter__(self):
+            yield b'{"calls": []}\n'
+            raise OSError(5, "Input/output error")
+
+    lines = numbered_lines(Failing())
+    assert next(lines).text == '{"calls": []}\n'
+    with pytest.raises(InputError, match="cannot read requests.jsonl: Input/output error"):
+        next(lines)

@@ -22,7 +22,7 @@ from prefa_sim.game import (
 )
 from prefa_sim.kasa import KasaGame
 from prefa_sim.position import Position
-from prefa_sim.settlement import SOLO_TRICKS
+from prefa_sim.settlement import SOLO_TRICKS, settle
 from prefa_sim.solver import Solver
 
 EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
@@ -55,6 +55,11 @@ def test_scripted_game_score_sheet():
     assert first["tricks_played"][0] == 7 == first["tricks_credited"][0]
     assert first["pot_delta"] == -70 and first["discard"] == "8C TC"
     assert first["actions"] == actions and first["actors"][:3] == [0, 1, 2]
+    t = first["tricks_played"]  # by seat: the declarer 0, then the first and second defender
+    s = settle(parse_contract("7H"), ["play", "play"],
+               {"declarer": t[0], "first": t[1], "second": t[2]})
+    assert first["transfers"] == [s.transfers["declarer"], s.transfers["first"],
+                                  s.transfers["second"]]
     assert second["void"] is True and second["dealer"] == 0
     assert errors[0]["line"] == 3 and "hold is not legal" in errors[0]["error"]
     assert errors[1]["line"] == 4 and "before the deal is over" in errors[1]["error"]
