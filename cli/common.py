@@ -6,6 +6,7 @@ import contextlib
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import click
@@ -59,6 +60,9 @@ def user_errors() -> Iterator[None]:
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+    except BrokenProcessPool:
+        raise click.ClickException("a worker process died (out of memory?); the answers "
+                                   "printed so far stand") from None
 
 
 class Seat(click.ParamType):

@@ -10,7 +10,14 @@ import click
 
 from prefa_sim.cards import parse_deal
 from prefa_sim.deal import IllegalActionError
-from prefa_sim.game import Game, deal_record, parse_action, play_random_game, thirds
+from prefa_sim.game import (
+    Game,
+    deal_record,
+    final_record,
+    parse_action,
+    play_random_game,
+    replay_difference,
+)
 from prefa_sim.jsonl import InputError, LineError, decode, numbered_lines, unexpected
 from prefa_sim.kasa import KasaGame
 from prefa_sim.seats import seat_label
@@ -67,10 +74,6 @@ def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
         sys.exit(1)
 
 
-RECORDED = ("number", "pot", "accounts", "kasa", "kapikia", "results_thirds")
-"""Fields of a recorded deal that its replay must reproduce."""
-
-
 def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int:
     """Play the script's deals; report bad lines and go on. Returns how many were bad.
 
@@ -98,7 +101,7 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
                            else "the game is over" if game_state.over
                            else f"--max-deals {max_deals} reached")
                 if final:
-                    _check_record(game_state, obj, None)
+                    _check_replay(obj, final_record(game_state))
                     continue
             if stopped is not None:
                 click.echo(f"warning: {name}, line {line.number}: {stopped} after deal "
@@ -114,22 +117,18 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
         record = deal_record(game_state, deal)
         _report(game_state, deal, as_json, record)
         try:
-            _check_record(game_state, obj, record)
+            _check_replay(obj, record)
         except ValueError as exc:
             fail(line.number, str(exc))
     return failed
 
 
-def _check_record(game_state: Game, obj: dict, record: dict | None) -> None:
-    """A recording's fields match the replay (``record`` None: the final line)."""
-    if record is None:
-        record = {"results_thirds": [thirds(r) for r in game_state.results()]}
-    differs = [k for k in RECORDED if k in obj and k in record and obj[k] != record[k]]
-    if differs:
-        key = differs[0]
-        raise ValueError(f"the replay differs from the recording: {key} {record[key]} here, "
-                         f"{obj[key]} recorded (replay with the recording's --dealer, --kasa "
-                         "and --last-contract)")
+def _check_replay(recorded: dict, replayed: dict) -> None:
+    key = replay_difference(recorded, replayed)
+    if key is not None:
+        raise ValueError(f"the replay differs from the recording: {key} {replayed[key]} here, "
+                         f"{recorded[key]} recorded (replay with the recording's --dealer, "
+                         "--kasa and --last-contract)")
 
 
 def _scripted_deal(game_state: Game, obj):
@@ -185,22 +184,12 @@ def _report(game_state: Game, deal, as_json: bool, record: dict | None = None) -
 
 
 def _final(game_state: Game, as_json: bool) -> None:
-    results = game_state.results()
-    if game_state.over:
-        ended = "all kásas empty" if game_state.kasa is not None else "pot spent"
-    else:
-        ended = "ended by agreement"
+    record = final_record(game_state)
     if as_json:
-        out = {"final": True, "deals": game_state.deals, "over": game_state.over,
-               "ended": ended, "results_thirds": [thirds(r) for r in results]}
-        if game_state.kasa is not None:
-            out["kasa"] = list(game_state.kasa.kasa)
-        else:
-            out["pot"] = game_state.pot
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(record))
         return
     left = ("" if game_state.kasa is not None else f", pot {game_state.pot}")
     if game_state.kasa is not None and not game_state.over:
         left = f", units left {' '.join(map(str, game_state.kasa.kasa))} settled in thirds"
-    click.echo(f"final after {game_state.deals} deals ({ended}){left}: "
-               + ", ".join(f"seat {s} {_exact(r)}" for s, r in enumerate(results)))
+    click.echo(f"final after {game_state.deals} deals ({record['ended']}){left}: "
+               + ", ".join(f"seat {s} {_exact(r)}" for s, r in enumerate(game_state.results())))

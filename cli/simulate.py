@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 import tomllib
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -129,14 +130,18 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
                      replayed, on_plan=progress.start)
         except KeyboardInterrupt:
             progress.close()
-            click.echo(f"\ninterrupted: {_folder_state(out, progress.written)}", err=True)
+            click.echo(f"\ninterrupted: {_folder_state(out, progress.plan)}", err=True)
             sys.exit(130)
         except ScenarioError as exc:
             progress.close()
-            raise click.ClickException(f"{exc}\n{_folder_state(out, progress.written)}") from None
+            raise click.ClickException(f"{exc}\n{_folder_state(out, progress.plan)}") from None
         except (ValueError, OSError) as exc:
             progress.close()
             raise click.ClickException(str(exc)) from None
+        except BrokenProcessPool:
+            progress.close()
+            raise click.ClickException("a worker process died (out of memory?); "
+                                       f"{_folder_state(out, progress.plan)}") from None
         progress.close()
     click.echo(make_rate_summary(out, config))
     if bad_lines:
@@ -204,7 +209,10 @@ def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:
     if any(isinstance(d, str) for d in declarers) and len(dealers) != 1:
         raise SeatError("the replayed deals have different dealers, so roles (first, second, "
                         "dealer) name no fixed seat: give seat numbers")
-    return seats_of(declarers, next(iter(dealers)))
+    seats = seats_of(declarers, next(iter(dealers)))
+    if len(seats) != len(declarers):
+        raise SeatError(f"{','.join(map(str, declarers))} names a seat twice")
+    return seats
 
 
 def _with_options(data: dict, dealer, fixed, constraints) -> dict:
@@ -221,17 +229,21 @@ def _with_options(data: dict, dealer, fixed, constraints) -> dict:
             hands[role.strip().lower()] = cards.strip()
         data["fixed"] = hands
     if constraints:
-        data["constraints"] = [*data.get("constraints", []), *constraints]
+        before = data.get("constraints", [])
+        data["constraints"] = [*([before] if isinstance(before, str) else before),
+                               *constraints]
     data.setdefault("name", "command line")
     return data
 
 
-def _folder_state(out: Path, written: int) -> str:
+def _folder_state(out: Path, plan: Plan | None) -> str:
     """What an interrupted or failed run left behind, and how to go on."""
-    if written:
-        return (f"the chunks written so far are kept; finish the run with: prefa simulate "
-                f"-o {out} --resume")
-    return f"nothing was written; {out} is left as it was"
+    if plan is None or plan.undone:
+        return f"nothing was written; {out} is left as it was"
+    if plan.backup is not None and plan.backup.exists():
+        return f"no part was written; the replaced run is kept in {plan.backup}"
+    return (f"the chunks written so far are kept; finish the run with: prefa simulate "
+            f"-o {out} --resume")
 
 
 class ProgressReport:
@@ -246,11 +258,11 @@ class ProgressReport:
         self.bar = None
         self.terminal = sys.stderr.isatty()
         self.next_tenth = 1
-        self.written = 0
-        """Chunks this run has written (so far)."""
+        self.plan: Plan | None = None
 
     def start(self, plan: Plan) -> None:
         """The folder is checked: say what the run does, then show its progress."""
+        self.plan = plan
         where = (f"scheduler {self.scheduler}" if self.scheduler
                  else f"{max(1, min(self.workers, plan.remaining))} worker(s)")
         click.echo(f"{self.header}, {where}", err=True)
@@ -272,7 +284,6 @@ class ProgressReport:
         return f"{rate:.1f} deals/s{accepted}"
 
     def update(self, p: Progress) -> None:
-        self.written += 1
         if self.bar is not None:
             self.bar.update(1, self._info(p))
             return
@@ -315,7 +326,7 @@ def _declarers_text(config: RunConfig | None) -> str:
     if config.replay:
         return f"declaring seats {','.join(map(str, config.declarers))}, their positions " \
                "set by each replayed deal's dealer"
-    dealer = config.scenario.get("dealer", DEFAULT_DEALER)
+    dealer = config.dealer
     return "declarers " + ", ".join(seat_label(d, dealer) for d in config.declarers)
 
 

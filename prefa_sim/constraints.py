@@ -33,6 +33,8 @@ RANK_COUNTS = {"aces": 7, "kings": 6, "queens": 5, "jacks": 4}
 
 MAX_DEPTH = 50
 """How deeply parentheses, ``not`` and unary minus may nest."""
+MAX_TOKENS = 400
+"""How long an expression may be, in tokens (a constraint is a line, not a program)."""
 
 
 class ConstraintError(ValueError):
@@ -84,6 +86,9 @@ class Expression:
     def __init__(self, text: str) -> None:
         self.text = text
         self._tokens = tokenize(text)
+        if len(self._tokens) > MAX_TOKENS:
+            raise ConstraintError(_where(text, self._tokens[MAX_TOKENS].pos,
+                                         f"an expression of more than {MAX_TOKENS} tokens"))
         self._i = 0
         self._depth = 0
         self.tree = self._or()

@@ -194,6 +194,34 @@ def deal_record(game: Game, deal: Deal) -> dict:
     return record
 
 
+def final_record(game: Game) -> dict:
+    """The last line of a recording: how the game ended and the results."""
+    if game.over:
+        ended = "all kásas empty" if game.kasa is not None else "pot spent"
+    else:
+        ended = "ended by agreement"
+    out = {"final": True, "deals": game.deals, "over": game.over, "ended": ended,
+           "results_thirds": [thirds(r) for r in game.results()]}
+    if game.kasa is not None:
+        out["kasa"] = list(game.kasa.kasa)
+    else:
+        out["pot"] = game.pot
+    return out
+
+
+RECORDED = ("number", "deals", "over", "pot", "accounts", "kasa", "kapikia", "results_thirds")
+"""Fields of a recording that its replay must reproduce."""
+
+
+def replay_difference(recorded: dict, replayed: dict) -> str | None:
+    """The first field of a recorded line (``deal_record`` or ``final_record``) that the
+    replayed line does not reproduce, or None."""
+    for key in RECORDED:
+        if key in recorded and key in replayed and recorded[key] != replayed[key]:
+            return key
+    return None
+
+
 def play_random_game(seed: int, max_deals: int = 1000,
                      last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
                      kasa: int | None = None):

@@ -196,13 +196,6 @@ class DealSampler:
             f"({self.stats.accepted:,} of {self.stats.tried:,} accepted so far): the scenario "
             "is impossible or too rare to sample")
 
-    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """``n`` deals meeting the scenario, as an ``(n, 4)`` int64 array."""
-        out = np.zeros((n, 4), dtype=np.int64)
-        for i in range(n):
-            out[i] = self.deal(rng)
-        return out
-
     def _draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
         keys = rng.random((count, len(self._free)))
         order = self._free[np.argsort(keys, axis=1)]

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields
@@ -90,6 +91,11 @@ class RunConfig:
             parse_scenario(self.scenario, "the run's scenario")
 
     @property
+    def dealer(self) -> int:
+        """The dealer of every deal (replayed deals carry their own)."""
+        return self.scenario.get("dealer", DEFAULT_DEALER)
+
+    @property
     def chunks(self) -> int:
         return (self.deals + self.chunk_size - 1) // self.chunk_size
 
@@ -150,9 +156,12 @@ def chunk_path(out_dir: Path, index: int) -> Path:
 
 
 def chunk_index(path: Path) -> int | None:
-    """The chunk a part file holds, from its name (None for other files)."""
+    """The chunk a part file holds, from its name exactly as ``chunk_path`` writes it
+    (None for any other file, ``part-1.parquet`` included)."""
     stem = path.name.removeprefix("part-").removesuffix(".parquet")
-    return int(stem) if path.name.startswith("part-") and stem.isdigit() else None
+    if not (path.name.startswith("part-") and stem.isascii() and stem.isdigit()):
+        return None
+    return int(stem) if chunk_path(path.parent, int(stem)).name == path.name else None
 
 
 def file_metadata(config: RunConfig, index: int, stats: SamplerStats) -> dict[bytes, bytes]:
@@ -175,8 +184,12 @@ def write_chunk(config: RunConfig, out_dir: Path, index: int) -> tuple[int, int,
                                            **file_metadata(config, index, stats)})
     final = chunk_path(out_dir, index)
     temporary = final.with_name(f".{final.name}.tmp{os.getpid()}")  # hidden from readers
-    pq.write_table(table, temporary)
-    os.replace(temporary, final)
+    try:
+        pq.write_table(table, temporary)
+        os.replace(temporary, final)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     return index, stats.tried, stats.accepted
 
 
@@ -194,8 +207,10 @@ def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
     try:
         table = pq.read_table(path)
         info = json.loads((table.schema.metadata or {}).get(b"prefa_sim", b"null"))
-    except (OSError, ValueError, pa.ArrowException) as exc:
+    except (ValueError, pa.ArrowException) as exc:
         return f"unreadable ({str(exc).splitlines()[0][:80]})"
+    except OSError as exc:  # not damage: permissions, a failing disk
+        raise RunError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not isinstance(info, dict) or info.get("chunk") != index \
             or info.get("config") != config.to_json():
         raise RunError(f"{path} belongs to another run than the one recorded in "
@@ -256,6 +271,10 @@ class Plan:
     backup: Path | None = None
     """The replaced run's files (``--force``), put back if the new run fails before its
     first part, deleted once it is written."""
+    fresh: bool = False
+    """A new run (not a resume): a failure before its first part is undone."""
+    undone: bool = False
+    """Set when a failed start was undone: the folder is as the run found it."""
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -286,12 +305,14 @@ def _check_replay(out_dir: Path, config: RunConfig) -> None:
 def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
     if config.replay:
         _check_replay(out_dir, config)
-    found = {chunk_index(p): p for p in out_dir.glob(PART_GLOB)}
-    foreign = sorted(p.name for i, p in found.items() if i is None or i >= config.chunks)
+    parts = list(out_dir.glob(PART_GLOB))
+    found = {chunk_index(p): p for p in parts}
+    foreign = sorted(p.name for p in parts
+                     if chunk_index(p) is None or chunk_index(p) >= config.chunks)
     if foreign:
         raise RunError(f"{out_dir} holds part files that are not chunks of this run: "
                        f"{', '.join(foreign[:5])}; move them away before resuming")
-    done = set(found)
+    done = set(found) - {None}
     redone = []
     for index in sorted(done):  # checked before anything is changed
         problem = part_problem(chunk_path(out_dir, index), config, index)
@@ -300,7 +321,7 @@ def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
     for stray in out_dir.glob(".part-*.parquet.tmp*"):
         stray.unlink()
     for index, _ in redone:
-        chunk_path(out_dir, index).unlink()
+        chunk_path(out_dir, index).unlink(missing_ok=True)
         done.discard(index)
 
     def missing() -> Iterator[int]:
@@ -335,19 +356,22 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
     if old and not force:
         raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
                        "another folder, or --force to replace them")
-    backup = None
-    if old:  # --force: set the old run aside until the new one has written a part
-        backup = out_dir / f".replaced-{os.getpid()}"
-        backup.mkdir()
-        for path in old:
-            os.replace(path, backup / path.name)
-    created = [out_dir] if made_folder else []
-    if replay is not None:
-        _write_atomic(out_dir / REPLAY_FILE, _npy_bytes(replay))
-        created.append(out_dir / REPLAY_FILE)
-    _write_atomic(out_dir / MANIFEST, json.dumps(config.to_json(), indent=1).encode())
-    created.append(out_dir / MANIFEST)
-    return Plan(lambda: iter(range(config.chunks)), config.chunks, [], created, backup)
+    plan = Plan(lambda: iter(range(config.chunks)), config.chunks, [],
+                [out_dir] if made_folder else [], fresh=True)
+    try:
+        if old:  # --force: set the old run aside until the new one has written a part
+            plan.backup = Path(tempfile.mkdtemp(prefix=".replaced-", dir=out_dir))
+            for path in old:
+                os.replace(path, plan.backup / path.name)
+        if replay is not None:
+            plan.created.append(out_dir / REPLAY_FILE)
+            _write_atomic(out_dir / REPLAY_FILE, _npy_bytes(replay))
+        plan.created.append(out_dir / MANIFEST)
+        _write_atomic(out_dir / MANIFEST, json.dumps(config.to_json(), indent=1).encode())
+    except BaseException:
+        _restore_start(out_dir, plan)
+        raise
+    return plan
 
 
 def _npy_bytes(array: np.ndarray) -> bytes:
@@ -358,20 +382,33 @@ def _npy_bytes(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
-def _undo_start(out_dir: Path, plan: Plan) -> None:
-    """Leave the folder as a failed fresh start found it (no part was written): remove
-    what the start made and put a replaced run back."""
-    if any(out_dir.glob(PART_GLOB)):
+def _undo_start(out_dir: Path, plan: Plan, restore: bool = True) -> None:
+    """After a failed or interrupted run: a fresh start that wrote no part is undone
+    (``_restore_start``); once the new run has a part, the replaced run goes instead.
+    With ``restore`` false (tasks may still be running on a cluster) a replaced run
+    stays where it was set aside."""
+    for stray in out_dir.glob(".part-*.parquet.tmp*"):
+        stray.unlink(missing_ok=True)
+    if not plan.fresh:
         return
+    if any(out_dir.glob(PART_GLOB)):  # the old run's parts were all set aside at the start
+        _drop_backup(plan)
+    elif restore:
+        _restore_start(out_dir, plan)
+
+
+def _restore_start(out_dir: Path, plan: Plan) -> None:
+    """Remove what a fresh start made and put a replaced run back."""
     for path in reversed(plan.created):
         if path != out_dir:
             path.unlink(missing_ok=True)
-    if plan.backup is not None:
+    if plan.backup is not None and plan.backup.exists():
         for path in plan.backup.iterdir():
             os.replace(path, out_dir / path.name)
         plan.backup.rmdir()
     if out_dir in plan.created and not any(out_dir.iterdir()):
         out_dir.rmdir()
+    plan.undone = True
 
 
 def _drop_backup(plan: Plan) -> None:
@@ -407,16 +444,20 @@ def _run_on_dask(jobs: Iterator, scheduler) -> Iterator[tuple[int, int, int]]:
     from distributed import Client, as_completed
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    submitted: list = []
     try:
         window = 2 * max(1, sum(client.nthreads().values()))
-        first = [client.submit(_write_chunk_job, job, pure=False)
-                 for job in _take(jobs, window)]
-        running = as_completed(first)
+        submitted = [client.submit(_write_chunk_job, job, pure=False)
+                     for job in _take(jobs, window)]
+        running = as_completed(submitted)
         for future in running:
             yield future.result()
             for job in _take(jobs, 1):
-                running.add(client.submit(_write_chunk_job, job, pure=False))
+                submitted.append(client.submit(_write_chunk_job, job, pure=False))
+                running.add(submitted[-1])
+            submitted = [f for f in submitted if not f.done()]
     finally:
+        client.cancel([f for f in submitted if not f.done()])
         if client is not scheduler:
             client.close()
 
@@ -455,13 +496,13 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     """
     out_dir = Path(out_dir)
     plan = prepare(config, out_dir, resume, force, replay)
-    if on_plan:
-        on_plan(plan)
     start = time.perf_counter()
     done = config.chunks - plan.remaining
     deals_done = 0
     sampled = SamplerStats()
     try:
+        if on_plan:
+            on_plan(plan)
         for index, tried, accepted in run_chunks(config, out_dir, plan.todo(),
                                                  min(workers, plan.remaining), scheduler):
             if deals_done == 0:
@@ -474,7 +515,7 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
                 progress(Progress(done, config.chunks, deals_done,
                                   time.perf_counter() - start, sampled.acceptance))
     except BaseException:
-        _undo_start(out_dir, plan)
+        _undo_start(out_dir, plan, restore=scheduler is None)
         raise
     _drop_backup(plan)
     return out_dir

@@ -113,14 +113,17 @@ def test_replay_skips_the_bad_line_and_keeps_the_dataset(bad, message, tmp_path)
     assert sorted(pd.read_parquet(out)["deal"]) == [0, 1]
 
 
-@pytest.mark.parametrize("constraint", [
-    "(" * 3000 + "first.aces >= 1" + ")" * 3000,
-    "not " * 3000 + "first.aces >= 1",
-    "- " * 3000 + "1 >= 1",
+@pytest.mark.parametrize("constraint, message", [
+    ("(" * 60 + "first.aces >= 1" + ")" * 60, "nested more than 50 deep"),
+    ("not " * 60 + "first.aces >= 1", "nested more than 50 deep"),
+    ("- " * 60 + "1 >= 1", "nested more than 50 deep"),
+    ("(" * 3000 + "first.aces >= 1" + ")" * 3000, "more than 400 tokens"),
+    (" and ".join(["first.aces >= 0"] * 1200), "more than 400 tokens"),
+    (" + ".join(["first.aces"] * 1200) + " >= 0", "more than 400 tokens"),
 ])
-def test_a_deeply_nested_constraint_is_refused(constraint, tmp_path):
+def test_a_deeply_nested_constraint_is_refused(constraint, message, tmp_path):
     result = run("simulate", "--constraint", constraint, "-o", tmp_path / "run")
-    assert result.exit_code == 1 and "nested more than 50 deep" in result.output
+    assert result.exit_code == 1 and message in result.output
     assert not (tmp_path / "run").exists()
 
 
@@ -207,6 +210,7 @@ def snapshot(folder):
 @pytest.mark.parametrize("change, message", [
     ("foreign part", "belongs to another run"),
     ("stray part", "not chunks of this run: part-00007.parquet"),
+    ("short name", "not chunks of this run: part-1.parquet"),
     ("manifest seed", "belongs to another run"),
     ("manifest declarers", "declarers must be distinct values"),
     ("manifest strains", "strains must be distinct values"),
@@ -220,12 +224,13 @@ def test_resume_refuses_a_folder_changed_by_hand_and_changes_nothing(change, mes
     out = tmp_path / "run"
     small_run(out)
     record = json.loads((out / "_run.json").read_text())
-    if change in ("foreign part", "stray part"):
-        small_run(tmp_path / "other", "--modes", "first") if change == "foreign part" else None
-        source = chunk_path(tmp_path / "other", 1) if change == "foreign part" \
-            else chunk_path(out, 0)
-        target = chunk_path(out, 1 if change == "foreign part" else 7)
-        target.write_bytes(source.read_bytes())
+    if change == "foreign part":
+        small_run(tmp_path / "other", "--modes", "first")
+        chunk_path(out, 1).write_bytes(chunk_path(tmp_path / "other", 1).read_bytes())
+    elif change == "stray part":
+        chunk_path(out, 7).write_bytes(chunk_path(out, 0).read_bytes())
+    elif change == "short name":
+        (out / "part-1.parquet").write_bytes(b"half a part")
     elif change == "manifest list":
         (out / "_run.json").write_text("[]")
     elif change == "manifest garbage":
@@ -360,6 +365,7 @@ def test_more_workers_than_work_is_capped_and_leaks_nothing(tmp_path):
     out, err = simulate.communicate(timeout=300)
     assert simulate.returncode == 0, err
     assert b"leaked" not in err and b"Traceback" not in err
+    assert b"1 chunks into" in err and b", 1 worker(s)" in err  # capped at the work
 
 
 def test_ctrl_c_on_a_huge_run_exits_130_and_says_how_to_resume(tmp_path):
@@ -458,6 +464,7 @@ def test_foreign_parquet_files_are_not_datasets(tmp_path):
     (["solve", "-a", "0,0,1", "-t", "S"], "names a seat twice", 2),
     (["solve", "--batch", "-", "-w", str(10**30)], "--workers", 2),
     (["simulate", "--strains", "h,h", "-o", "{out}"], "names a strain twice", 2),
+    (["simulate", "--declarers", "0,first", "-o", "{out}"], "names a seat twice", 2),
     (["simulate", "-o", ""], "an output folder is needed", 2),
     (["simulate", "--replay", "{replay}", "--seed", "3", "-o", "{out}"], "no SCENARIO, --seed", 2),
     (["simulate", "--constraint", "first.hearts >= " + "1" * 5000, "-o", "{out}"],

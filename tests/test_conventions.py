@@ -10,8 +10,10 @@ from click.testing import CliRunner
 
 from prefa_sim.cards import Strain, format_cards, format_discard, format_hand
 from prefa_sim.cli import main
+from prefa_sim.contracts import parse_contract
 from prefa_sim.position import Position
 from prefa_sim.seats import DEFAULT_DEALER, opening_leader, position_of, seat_of
+from prefa_sim.settlement import settle
 from prefa_sim.tables import active_seats
 
 from .helpers import random_deal
@@ -124,14 +126,19 @@ def test_a_game_played_optimally_takes_the_solved_tricks(deals, api_answers, sol
         script.append(json.dumps({"deal": " ".join(deal_text(hands, widow)),
                                   "actions": actions}))
         expected.append((declarer, best.best_tricks))
-        if dealer == DEFAULT_DEALER:
-            assert best.best_tricks == api_answers[k, declarer, "both", strain].best_tricks
     result = run("game", "-", "--json", input="\n".join(script))
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.stdout.splitlines()][:-1]
     for record, (declarer, tricks) in zip(records, expected, strict=True):
         assert record["declarer"] == declarer
         assert record["tricks_played"][declarer] == tricks
+        # Money by seat: the settlement's roles placed from this declarer.
+        played = record["tricks_played"]
+        by_role = {role: played[(declarer + k) % 3]
+                   for k, role in enumerate(("declarer", "first", "second"))}
+        settled = settle(parse_contract(record["contract"]), ["play", "play"], by_role)
+        assert [record["transfers"][(declarer + k) % 3] for k in range(3)] == \
+            [settled.transfers[r] for r in ("declarer", "first", "second")]
 
 
 def api_answers_for(hands, widow, dealer, declarer, strain, solver):

@@ -6,9 +6,21 @@ import numpy as np
 import pytest
 
 from prefa_sim.cards import ALL_CARDS, parse_hand, popcount
-from prefa_sim.scenario import DealSampler, Scenario, ScenarioError, load_scenario, parse_scenario
+from prefa_sim.scenario import (
+    DealSampler,
+    Scenario,
+    ScenarioError,
+    deal_rng,
+    load_scenario,
+    parse_scenario,
+)
 
 DATA = Path(__file__).parents[1] / "data" / "scenarios"
+
+
+def draw(sampler, seed, n):
+    """Deals 0..n-1 of a run with root ``seed``, each from its own stream, as runs draw them."""
+    return np.array([sampler.deal(deal_rng(seed, i)) for i in range(n)])
 
 
 def check_deals(rows):
@@ -23,10 +35,13 @@ def check_deals(rows):
 
 def test_random_deals_are_valid_and_repeat_with_the_seed():
     sampler = DealSampler(Scenario())
-    a = sampler.sample(np.random.default_rng(5), 200)
-    b = DealSampler(Scenario()).sample(np.random.default_rng(5), 200)
+    a = draw(sampler, 5, 200)
+    b = draw(DealSampler(Scenario()), 5, 200)
     check_deals(a)
     assert (a == b).all()
+    # Deal i depends on the seed and i alone, not on the deals drawn before it.
+    assert (DealSampler(Scenario()).deal(deal_rng(5, 137)) == a[137]).all()
+    assert not (draw(sampler, 6, 200) == a).all()
     # Every card lands in each of the four places about as often as its share says.
     counts = np.array([[np.sum((a[:, k] >> c) & 1) for c in range(32)] for k in range(4)])
     assert counts[:3].min() > 200 * 10 / 32 * 0.5 and counts[3].max() < 200 * 2 / 32 * 3
@@ -35,7 +50,7 @@ def test_random_deals_are_valid_and_repeat_with_the_seed():
 def test_fixed_hand_is_completed_without_rejection():
     scenario, _ = load_scenario(DATA / "fixed_hand.toml")
     sampler = DealSampler(scenario)
-    rows = sampler.sample(np.random.default_rng(1), 100)
+    rows = draw(sampler, 1, 100)
     check_deals(rows)
     first = scenario.seat_of("first")
     assert first == 0  # no dealer given: seat 2 deals, seat 0 is first hand
@@ -47,7 +62,7 @@ def test_constraints_by_rejection():
     scenario, text = load_scenario(DATA / "first_hand_hearts.toml")
     assert "first.hearts >= 5" in text
     sampler = DealSampler(scenario)
-    rows = sampler.sample(np.random.default_rng(2), 50)
+    rows = draw(sampler, 2, 50)
     check_deals(rows)
     first = scenario.seat_of("first")
     hearts = parse_hand("-.-.-.AKQJT987")
@@ -59,13 +74,13 @@ def test_constraints_by_rejection():
 def test_every_shipped_scenario_samples():
     for path in sorted(DATA.glob("*.toml")):
         scenario, _ = load_scenario(path)
-        check_deals(DealSampler(scenario).sample(np.random.default_rng(0), 5))
+        check_deals(draw(DealSampler(scenario), 0, 5))
 
 
 def test_impossible_scenario_stops_with_a_clear_message():
     scenario = parse_scenario({"constraints": ["first.aces == 5"]})
     with pytest.raises(ScenarioError, match="impossible or too rare"):
-        DealSampler(scenario, max_tries=2000).sample(np.random.default_rng(0), 1)
+        draw(DealSampler(scenario, max_tries=2000), 0, 1)
 
 
 @pytest.mark.parametrize("data, message", [
