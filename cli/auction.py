@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from prefa_sim.auction import auction_result
-from prefa_sim.seats import DEFAULT_DEALER, check_dealer, seat_label
+from prefa_sim.auction import auction_request, auction_result
+from prefa_sim.seats import seat_label
 
 from .common import (
     PrefaCommand,
@@ -36,7 +36,7 @@ def auction(calls, dealer, as_json, batch):
         if calls:
             raise click.UsageError("give either CALLS or --batch, not both")
         refuse_with_batch(("dealer",))
-        run_json_batch(batch, _with_result)
+        run_json_batch(batch, auction_request)
         return
     result = auction_result(list(calls), dealer)
     if as_json:
@@ -54,14 +54,3 @@ def auction(calls, dealer, as_json, batch):
     if not result["legal"]:
         sys.exit(1)
 
-
-def _with_result(obj):
-    if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
-        raise ValueError("a request is an object with a list 'calls'")
-    for i, call in enumerate(obj["calls"]):
-        if not isinstance(call, str):
-            raise ValueError(f"'calls' holds call tokens such as \"6S\" or \"pass\"; call {i} "
-                             f"is {call!r}")
-    dealer = obj.get("dealer")
-    dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
-    return {**obj, "result": auction_result(obj["calls"], dealer)}

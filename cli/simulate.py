@@ -11,10 +11,9 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from prefa_sim.batch import default_workers
 from prefa_sim.cards import Strain, format_discard, format_hand
 from prefa_sim.dataset import DatasetError, first_deals, trick_counts
-from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario
+from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.simulate import (
     Plan,
@@ -28,6 +27,7 @@ from prefa_sim.simulate import (
     simulate,
 )
 from prefa_sim.tables import MODES
+from prefa_sim.workers import default_workers
 
 from .common import PrefaCommand, SeatList, dealer_option, user_errors
 
@@ -180,7 +180,7 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
             _, scenario_text = load_scenario(scenario)  # checks the file, names what is wrong
             scenario_data = tomllib.loads(scenario_text)
         if from_options:
-            scenario_data = _with_options(scenario_data, dealer, fixed, constraint)
+            scenario_data = with_overrides(scenario_data, dealer, fixed, constraint)
             parse_scenario(scenario_data, "the command line")
     except ScenarioError as exc:
         raise click.ClickException(str(exc)) from None
@@ -213,27 +213,6 @@ def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:
     if len(seats) != len(declarers):
         raise SeatError(f"{','.join(map(str, declarers))} names a seat twice")
     return seats
-
-
-def _with_options(data: dict, dealer, fixed, constraints) -> dict:
-    """The scenario with the command line's dealer, fixed cards and constraints applied."""
-    data = dict(data)
-    if dealer is not None:
-        data["dealer"] = dealer
-    if fixed:
-        hands = dict(data.get("fixed", {}))
-        for item in fixed:
-            role, sep, cards = item.partition("=")
-            if not sep:
-                raise click.BadParameter(f"{item!r} is not HAND=CARDS", param_hint="--fixed")
-            hands[role.strip().lower()] = cards.strip()
-        data["fixed"] = hands
-    if constraints:
-        before = data.get("constraints", [])
-        data["constraints"] = [*([before] if isinstance(before, str) else before),
-                               *constraints]
-    data.setdefault("name", "command line")
-    return data
 
 
 def _folder_state(out: Path, plan: Plan | None) -> str:

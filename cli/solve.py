@@ -7,8 +7,14 @@ import json
 import click
 
 from prefa_sim import report
-from prefa_sim.batch import answer_fields, make_request, solve_lines, solve_request
-from prefa_sim.cards import CardCountError, format_hand, split_hands
+from prefa_sim.batch import (
+    answer_fields,
+    make_request,
+    request_fields,
+    solve_lines,
+    solve_request,
+)
+from prefa_sim.cards import CardCountError, split_hands
 from prefa_sim.solver import Solver
 
 from .common import (
@@ -86,17 +92,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
                                cards=trump is not None and widow is None, line=show_line)
         answer = solve_request(request, Solver())
     if as_json:
-        obj = {"hands": [format_hand(h) for h in request.hands]}
-        if trump is not None:
-            obj["trump"] = request.strains[0].name
-        if request.widow is not None:
-            obj["widow"] = format_hand(request.widow)
-        if request.trick:
-            obj["trick"] = report.cards_text(request.trick)
-        if request.cards:
-            obj["cards"] = True
-        if request.line:
-            obj["line"] = True
+        obj = request_fields(request)
         click.echo(json.dumps({**obj, **answer_fields(answer)}))
         return
     click.echo(report.answer_text(answer))

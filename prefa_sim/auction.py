@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .contracts import LADDER, Contract, ContractError, parse_contract
-from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, seat_of
+from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, SeatError, check_dealer, seat_of
 
 CallKind = Literal["pass", "hold", "stay", "raise"]
 
@@ -164,6 +164,23 @@ def run_auction(calls: Iterable[Call | str]) -> Auction:
         except AuctionError as exc:
             raise AuctionError(f"call {i} ({call}): {exc}") from None
     return auction
+
+
+def auction_request(obj: object) -> dict:
+    """Answer a JSON request ``{"calls": [...], "dealer": 2}`` (``prefa auction --batch``):
+    the request with its ``result`` added."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
+        raise AuctionError("a request is an object with a list 'calls'")
+    for i, call in enumerate(obj["calls"]):
+        if not isinstance(call, str):
+            raise AuctionError(f"'calls' holds call tokens such as \"6S\" or \"pass\"; call {i} "
+                               f"is {call!r}")
+    dealer = obj.get("dealer")
+    try:
+        dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
+    except SeatError as exc:
+        raise AuctionError(str(exc)) from None
+    return {**obj, "result": auction_result(obj["calls"], dealer)}
 
 
 def auction_result(tokens: Iterable[str], dealer: int = DEFAULT_DEALER) -> dict:

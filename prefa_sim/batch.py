@@ -22,17 +22,26 @@ A bad line becomes ``{"line": n, "error": "..."}``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardError, Strain, format_card, parse_cards, parse_hand, parse_strain, popcount
+from .cards import (
+    CardError,
+    Strain,
+    format_card,
+    format_hand,
+    parse_cards,
+    parse_hand,
+    parse_strain,
+    popcount,
+)
 from .contracts import Contract, best_contract
 from .jsonl import Line, answer_line, numbered_lines
 from .position import Position
 from .seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
 from .solver import Solver, WidowResult, worker_solver
+from .workers import default_workers, ordered_map
 
 
 class RequestError(ValueError):
@@ -222,6 +231,21 @@ def solve_request(request: Request, solver: Solver) -> Answer:
     return Answer(request, tuple(answers))
 
 
+def request_fields(request: Request) -> dict:
+    """A checked request as the JSON request that asks for it (seats as numbers)."""
+    out: dict[str, Any] = {"hands": [format_hand(h) for h in request.hands]}
+    if len(request.strains) == 1:
+        out["trump"] = request.strains[0].name
+    if request.widow is not None:
+        out["widow"] = format_hand(request.widow)
+    if request.trick:
+        out["trick"] = [format_card(c) for c in request.trick]
+    for name in ("cards", "line"):
+        if getattr(request, name):
+            out[name] = True
+    return out
+
+
 def answer_fields(answer: Answer) -> dict:
     """The fields a solve answer adds to its request."""
     def fields(a: StrainAnswer) -> dict:
@@ -270,14 +294,6 @@ def answer_numbered(line: Line, solver: Solver | None = None) -> tuple[bool, str
     return answer_line(line, lambda obj: answer(obj, solver))
 
 
-def default_workers() -> int:
-    """All cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - platforms without affinity
-        return os.cpu_count() or 1
-
-
 def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
                 ) -> Iterator[tuple[bool, str]]:
     """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are
@@ -286,8 +302,6 @@ def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
     With more than one worker the lines are spread over processes, each with its own
     solver; the answers are the same whatever the number of workers.
     """
-    from .workers import ordered_map
-
     numbered = numbered_lines(lines)
     workers = workers or default_workers()
     if workers == 1:

@@ -121,6 +121,32 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
         raise ScenarioError(f"{source}: {exc}") from None
 
 
+def with_overrides(data: Mapping, dealer: int | None = None, fixed: Sequence[str] = (),
+                   constraints: Sequence[str] = ()) -> dict:
+    """A scenario (decoded TOML) with a dealer, fixed cards (``HAND=CARDS``, replacing that
+    hand's) and more constraints applied, as the command line gives them."""
+    data = dict(data)
+    if dealer is not None:
+        data["dealer"] = dealer
+    if fixed:
+        raw = data.get("fixed", {})
+        hands = {str(k).strip().lower(): v for k, v in raw.items()} \
+            if isinstance(raw, Mapping) else {}
+        for item in fixed:
+            role, sep, cards = item.partition("=")
+            if not sep:
+                raise ScenarioError(f"--fixed {item!r} is not HAND=CARDS, e.g. "
+                                    "first=AKQ.-.J7.AT98")
+            hands[role.strip().lower()] = cards.strip()
+        data["fixed"] = hands
+    if constraints:
+        before = data.get("constraints", [])
+        data["constraints"] = [*(before if isinstance(before, list) else [before]),
+                               *constraints]
+    data.setdefault("name", "command line")
+    return data
+
+
 def load_scenario(path: str | Path) -> tuple[Scenario, str]:
     """Read a scenario TOML file; returns the scenario and the file's text."""
     path = Path(path)

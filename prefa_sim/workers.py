@@ -11,14 +11,23 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
 
 
 def _ignore_interrupts() -> None:
@@ -59,7 +68,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
             while pending:
                 yield from pending.popleft().result()
         finally:
-            _cancel(pool, pending)
+            _cancel(pool)
 
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
@@ -80,10 +89,9 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
                 for future in done:
                     yield future.result()
         finally:
-            _cancel(pool, pending)
+            _cancel(pool)
 
 
-def _cancel(pool: ProcessPoolExecutor, pending: Iterable[Future[Any]]) -> None:
-    for future in pending:
-        future.cancel()
+def _cancel(pool: ProcessPoolExecutor) -> None:
+    """Stop feeding: drop the jobs not started, let the running ones finish."""
     pool.shutdown(wait=True, cancel_futures=True)
