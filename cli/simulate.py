@@ -26,6 +26,7 @@ from prefa_sim.simulate import (
     replay_rows,
     simulate,
 )
+from prefa_sim.stats.makerate import make_rate_table
 from prefa_sim.tables import MODES
 from prefa_sim.workers import default_workers
 
@@ -278,25 +279,19 @@ class ProgressReport:
 
 
 def make_rate_summary(out: Path, config: RunConfig | None = None) -> str:
-    """Per strain: mean tricks and how often each level makes against both defenders."""
-    import numpy as np
-
+    """Per strain: how often each level makes against both defenders, and mean tricks."""
     with user_errors():
         counts = trick_counts(out, "both")
     if not counts.any():
         return "no rows with both defenders playing (see --modes)"
-    lines = ["make-rate against both defenders (declarer with the widow, best discard)",
-             f"{'strain':<8}{'mean':>6}" + "".join(f"{level:>7}" for level in range(6, 11))]
-    for strain in Strain:
-        total = counts[int(strain)].sum()
-        if not total:
-            continue
-        mean = (counts[int(strain)] * np.arange(11)).sum() / total
-        rates = "".join(f"{100 * counts[int(strain)][level:].sum() / total:>6.1f}%"
-                        for level in range(6, 11))
-        lines.append(f"{strain.name:<8}{mean:>6.2f}{rates}")
-    lines.append(f"({counts.sum()} declarer-strain rows from {out}; {_declarers_text(config)})")
-    return "\n".join(lines)
+    table = make_rate_table(counts, "make-rate against both defenders (declarer with the "
+                                    "widow, best discard)")
+    note = ""
+    if config is None or len(config.declarers) > 1:
+        note = ("\n(the declarers of one deal share its cards, so intervals that treat "
+                "their rows as independent are somewhat too narrow)")
+    return f"{table}\n({counts.sum()} declarer-strain rows from {out}; " \
+           f"{_declarers_text(config)}){note}"
 
 
 def _declarers_text(config: RunConfig | None) -> str:

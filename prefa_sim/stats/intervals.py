@@ -1,0 +1,53 @@
+"""Confidence intervals for rates and means."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its interval: ``value`` in ``[low, high]`` at ``level``."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    level: float = 0.95
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
+    """The rate ``successes / n`` with its Wilson score interval.
+
+    Unlike the normal ("Wald") interval it stays inside [0, 1] and is not empty at 0 or
+    ``n`` successes; with ``n = 0`` nothing is known and the interval is [0, 1].
+    """
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n = {n}, got {successes}")
+    if n == 0:
+        return Estimate(math.nan, 0.0, 1.0, 0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
+
+
+def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95) -> Estimate:
+    """The mean of ``n`` values from their sum and sum of squares, with a normal interval
+    from the sample standard error (a single value gives no spread: the interval is the
+    value itself, marked by ``n = 1``)."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = total / n
+    if n == 1:
+        return Estimate(mean, mean, mean, 1)
+    variance = max(0.0, (total_of_squares - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(variance / n)
+    return Estimate(mean, mean - half, mean + half, n)

@@ -1,0 +1,82 @@
+"""Statistics: Wilson intervals at the edges and by their definition, means against numpy,
+make-rates against a direct pandas computation on a real dataset."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from prefa_sim.cards import Strain
+from prefa_sim.dataset import trick_counts
+from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.stats.intervals import Z95, mean_interval, wilson
+from prefa_sim.stats.makerate import make_rate_table, make_rates, mean_tricks, percent
+
+
+@pytest.mark.parametrize("k, n", [(0, 1), (1, 1), (0, 10), (10, 10), (0, 1000), (1000, 1000)])
+def test_wilson_at_the_edges(k, n):
+    e = wilson(k, n)
+    assert e.value == k / n and 0 <= e.low <= e.value <= e.high <= 1
+    assert (e.low == 0) == (k == 0) and (e.high == 1) == (k == n)
+    assert e.high - e.low > 0  # never an empty interval, even at 0 or n successes
+
+
+def test_wilson_with_nothing_known_and_bad_counts():
+    e = wilson(0, 0)
+    assert math.isnan(e.value) and (e.low, e.high) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+@given(st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_endpoints_solve_the_score_equation(case):
+    # The Wilson interval is the set of p with |p_hat - p| <= z sqrt(p (1 - p) / n):
+    # its inner endpoints satisfy the equality.
+    k, n = case
+    e = wilson(k, n)
+    for p in (e.low, e.high):
+        if p in (0.0, 1.0) and k in (0, n):
+            continue
+        assert (k / n - p) ** 2 == pytest.approx(Z95 ** 2 * p * (1 - p) / n, rel=1e-9,
+                                                 abs=1e-12)
+
+
+@given(st.lists(st.integers(0, 10), min_size=2, max_size=300))
+def test_mean_interval_matches_numpy(values):
+    x = np.array(values, dtype=float)
+    e = mean_interval(x.sum(), (x ** 2).sum(), len(x))
+    half = Z95 * x.std(ddof=1) / math.sqrt(len(x))
+    assert e.value == pytest.approx(x.mean())
+    assert e.low == pytest.approx(x.mean() - half, abs=1e-9)
+    assert e.high == pytest.approx(x.mean() + half, abs=1e-9)
+
+
+def test_a_single_value_has_no_spread():
+    e = mean_interval(7.0, 49.0, 1)
+    assert (e.value, e.low, e.high, e.n) == (7.0, 7.0, 7.0, 1)
+
+
+def test_make_rates_and_the_summary_table_match_pandas(tmp_path):
+    config = RunConfig(deals=30, seed=12, chunk_size=10, declarers=(0, 2), strains=("S", "NT"),
+                       modes=("both",))
+    out = simulate(config, tmp_path / "run")
+    data = pd.read_parquet(out)
+    counts = trick_counts(out, "both")
+    table = make_rate_table(counts, "title")
+    for strain in (Strain.S, Strain.NT):
+        tricks = data.loc[data.strain == strain.name, "tricks_both"].astype(int)
+        rates = make_rates(counts[int(strain)])
+        for level in range(6, 11):
+            made = int((tricks >= level).sum())
+            assert rates[level].value == made / len(tricks)
+            assert rates[level] == wilson(made, len(tricks))
+            assert percent(rates[level]) in table
+        mean = mean_tricks(counts[int(strain)])
+        assert mean.value == pytest.approx(tricks.mean())
+        assert mean.high - mean.value == pytest.approx(
+            Z95 * tricks.std(ddof=1) / math.sqrt(len(tricks)))
+    assert table.splitlines()[1].split() == ["level", "S", "NT"]
+    assert table.splitlines()[-1].split() == ["rows", "60", "60"]
