@@ -7,6 +7,7 @@ from prefa_sim import __version__
 from .auction import auction
 from .common import PrefaGroup
 from .game import game
+from .odds import odds
 from .score import score
 from .simulate import show, simulate_command
 from .solve import solve
@@ -23,6 +24,6 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show):
+for command in (solve, auction, score, game, show, odds):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")
