@@ -6,7 +6,7 @@ import json
 
 import click
 
-from prefa_sim.cards import SUIT_LETTERS, CardError, parse_hand, popcount
+from prefa_sim.cards import SUIT_LETTERS, CardError, format_discard, parse_hand, popcount
 from prefa_sim.stats.odds import (
     DEFENDERS_VIEW,
     LONE_DEFENDER_VIEW,
@@ -49,9 +49,13 @@ def odds(hand, widow, out, lone, as_json):
         suits = {f"{out} out": out}
     else:
         try:
-            known = parse_hand(hand) | (parse_hand(widow) if widow else 0)
+            own, extra = parse_hand(hand), (parse_hand(widow) if widow else 0)
         except CardError as exc:
             raise click.ClickException(str(exc)) from None
+        if own & extra:
+            raise click.ClickException(f"{format_discard(own & extra)} in both HAND and "
+                                       "--widow")
+        known = own | extra
         want = 10 if lone else 12
         if popcount(known) != want:
             seen = ("a lone defender sees ten cards (HAND)" if lone

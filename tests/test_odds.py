@@ -68,5 +68,9 @@ def test_the_command_prints_what_the_library_computes():
             [s.probability for s in suit_splits(n)]
     text = CliRunner().invoke(main, ["odds", "--out", "4"]).output
     assert "2-2     41.80%      135/323" in text and "either way: 4-0 8.7%, 3-1 49.5%" in text
-    for args in (["odds"], ["odds", "AKQ.-.-.-", "--widow", "7S 8D"], ["odds", "--out", "9"]):
-        assert CliRunner().invoke(main, args).exit_code in (1, 2)
+    for args, message in ((["odds"], "give a HAND"),
+                          (["odds", "AKQ.-.-.-", "--widow", "7S 8D"], "twelve cards"),
+                          (["odds", "AKQJ9.A.-.KQ87", "--widow", "AS 8D"], "AS in both"),
+                          (["odds", "--out", "9"], "--out")):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code in (1, 2) and message in result.output
