@@ -97,15 +97,17 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
                 raise LineError(line.error)
             final = isinstance(obj, dict) and obj.get("final") is True
             if stopped is None and (final or game_state.over or game_state.deals >= max_deals):
-                stopped = ("the recorded game's final line" if final
-                           else "the game is over" if game_state.over
-                           else f"--max-deals {max_deals} reached")
+                stopped = (f"the recorded game ended (its final line) after deal "
+                           f"{game_state.deals}" if final
+                           else f"the game is over after deal {game_state.deals}"
+                           if game_state.over
+                           else f"--max-deals {max_deals} reached after deal {game_state.deals}")
                 if final:
                     _check_replay(obj, final_record(game_state))
                     continue
             if stopped is not None:
-                click.echo(f"warning: {name}, line {line.number}: {stopped} after deal "
-                           f"{game_state.deals}; line ignored", err=True)
+                click.echo(f"warning: {name}, line {line.number}: {stopped}; line ignored",
+                           err=True)
                 continue
             deal = _scripted_deal(game_state, obj)
         except InputError:
@@ -126,7 +128,8 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
 def _check_replay(recorded: dict, replayed: dict) -> None:
     key = replay_difference(recorded, replayed)
     if key is not None:
-        raise ValueError(f"the replay differs from the recording: {key} {replayed[key]} here, "
+        here = replayed.get(key, "absent")
+        raise ValueError(f"the replay differs from the recording: {key} {here} here, "
                          f"{recorded[key]} recorded (replay with the recording's --dealer, "
                          "--kasa and --last-contract)")
 

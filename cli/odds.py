@@ -32,7 +32,7 @@ def odds(hand, widow, out, lone, as_json):
 
     \b
       prefa odds --out 4                     every split of a suit with 4 cards out
-      prefa odds AKQJ9.A.-.KQ87 --widow 7S 8D   the splits of each suit after the widow
+      prefa odds AKQJ9.A.-.KQ87 --widow 7S,8D   the splits of each suit after the widow
       prefa odds T87.AK.KQ.QJ7 --lone        a lone defender's view of the declarer
 
     The declarer sees twelve cards after the widow; the other twenty lie ten and
@@ -43,6 +43,8 @@ def odds(hand, widow, out, lone, as_json):
     names = ("declarer", "out of play") if lone else ("first defender", "second defender")
     if (hand is None) == (out is None):
         raise click.UsageError("give a HAND (and --widow), or --out N for one suit")
+    if widow and lone:
+        raise click.UsageError("--lone is a defender's view: a defender never sees the widow")
     if out is not None:
         if widow:
             raise click.UsageError("--widow goes with a HAND")

@@ -244,6 +244,10 @@ def first_deals(path: str | Path, deals: int):
                 frame = to_pandas(parquet.read())
             except (OSError, pa.ArrowException) as exc:
                 raise DatasetError(f"cannot read {file}: {str(exc).splitlines()[0]}") from None
+        keys = ["deal", "dealer", "hand0", "hand1", "hand2", "widow", "declarer", "strain"]
+        if frame[keys].isna().any().any():
+            raise DatasetError(f"{file} is not a prefa-sim dataset: missing values in "
+                               f"{', '.join(k for k in keys if frame[k].isna().any())}")
         frames.append(frame)
         seen.update(frame["deal"].unique().tolist())
         if len(seen) >= deals:

@@ -217,7 +217,11 @@ def replay_difference(recorded: dict, replayed: dict) -> str | None:
     """The first field of a recorded line (``deal_record`` or ``final_record``) that the
     replayed line does not reproduce, or None."""
     for key in RECORDED:
-        if key in recorded and key in replayed and recorded[key] != replayed[key]:
+        if key not in recorded:
+            continue
+        if key in replayed and recorded[key] != replayed[key]:
+            return key
+        if key in ("pot", "kasa") and key not in replayed:  # another way of scoring
             return key
     return None
 

@@ -454,6 +454,13 @@ def test_foreign_parquet_files_are_not_datasets(tmp_path):
                           ("strings", "column hand0 is string")):
         result = run("show", tmp_path / f"{name}.parquet")
         assert result.exit_code == 1 and message in result.output, result.output
+    run_dir = tmp_path / "run"
+    small_run(run_dir)
+    part = pq.read_table(chunk_path(run_dir, 0))
+    nulls = part.set_column(0, "deal", pa.array([None] * len(part), pa.int64()))
+    pq.write_table(nulls, tmp_path / "null_deal.parquet")
+    result = run("show", tmp_path / "null_deal.parquet")
+    assert result.exit_code == 1 and "missing values in deal" in result.output
     pq.write_table(table, tmp_path / "empty.parquet")
     result = run("show", tmp_path / "empty.parquet")
     assert result.exit_code == 0 and "the dataset has no rows" in result.output
@@ -505,7 +512,14 @@ def test_a_replay_must_match_its_recording(tmp_path):
     assert other.exit_code == 1 and "the replay differs from the recording: kasa" in other.output
     twice = run("game", "-", "--kasa", 31, input=recorded.stdout * 2)
     assert twice.exit_code == 0
-    assert "the recorded game's final line after deal 8; line ignored" in twice.stderr
+    assert "the recorded game ended (its final line) after deal 8; line ignored" in twice.stderr
+    # A recording of the personal kása replayed with the common pot, and the other way round.
+    pot = run("game", "-", "--max-deals", 8, input=recorded.stdout)
+    assert pot.exit_code == 1 and "the replay differs from the recording: kasa absent here" \
+        in pot.output
+    common = run("game", "--seed", 11, "--json", "--max-deals", 8).stdout
+    kasa = run("game", "-", "--kasa", 31, "--max-deals", 8, input=common)
+    assert kasa.exit_code == 1 and "pot absent here" in kasa.output
 
 
 def test_an_input_that_fails_to_read_is_named():
