@@ -11,6 +11,7 @@ from .odds import odds
 from .score import score
 from .simulate import show, simulate_command
 from .solve import solve
+from .stats import stats
 
 
 @click.group(cls=PrefaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,6 +25,6 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show, odds):
+for command in (solve, auction, score, game, show, odds, stats):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")

@@ -1,0 +1,185 @@
+"""Make-rates grouped by hand features, streamed over a dataset batch by batch.
+
+Only the columns a question needs are read, one record batch at a time, and each
+batch is reduced to counts of tricks per group: memory depends on the number of
+groups, never on the size of the dataset.  Features are the dataset's columns
+(before the widow) and the same measured after the widow and the discard
+(``*_after``, from the hands, the widow and the best discard of the defence mode).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import Strain
+from ..contracts import MAX_LEVEL, MIN_LEVEL
+from ..dataset import DatasetError, read_batches
+from .intervals import Estimate, wilson
+from .makerate import mean_tricks
+
+STORED = ("strain", "position", "declarer", "dealer", "len_s", "len_c", "len_d", "len_h",
+          "longest", "aces", "kings", "queens", "jacks", "trumps", "trump_top3")
+"""Features stored in the dataset (the declarer's ten cards before the widow)."""
+AFTER = ("trumps_after", "trump_top3_after", "aces_after", "longest_after")
+"""Features of the declarer's ten cards after taking the widow and discarding."""
+FEATURES = STORED + AFTER
+MODES = ("both", "first", "second")
+
+
+class StatsError(ValueError):
+    """A question that the dataset cannot answer as asked."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``feature op value``: one comparison of a ``--where`` filter."""
+
+    feature: str
+    op: str
+    value: int
+
+
+_CONDITION = re.compile(r"^\s*([a-z_0-9]+)\s*(==|!=|<=|>=|<|>)\s*(\S+)\s*$")
+_OPS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+        ">": np.greater, ">=": np.greater_equal}
+
+
+def parse_where(text: str) -> list[Condition]:
+    """Comparisons of a feature with a whole number (or a strain for ``strain``), joined by
+    ``and``: ``strain == H and trumps >= 5``."""
+    conditions = []
+    for part in re.split(r"\s+and\s+", text.strip()):
+        m = _CONDITION.match(part)
+        if not m:
+            raise StatsError(f"--where: {part!r} is not a comparison such as 'trumps >= 5' "
+                             "(comparisons are joined by 'and')")
+        feature, op, raw = m.groups()
+        if feature not in FEATURES:
+            raise StatsError(f"--where: unknown feature {feature!r} (known: "
+                             f"{', '.join(FEATURES)})")
+        conditions.append(Condition(feature, op, _value(feature, raw)))
+    return conditions
+
+
+def _value(feature: str, raw: str) -> int:
+    if feature == "strain":
+        try:
+            return int(Strain[raw.upper()])
+        except KeyError:
+            raise StatsError(f"--where: strain {raw!r} is not S, C, D, H or NT") from None
+    if not re.fullmatch(r"-?\d{1,3}", raw):
+        raise StatsError(f"--where: {feature} is compared with a whole number, got {raw!r}")
+    return int(raw)
+
+
+def check_features(by: Sequence[str]) -> None:
+    unknown = [f for f in by if f not in FEATURES]
+    if unknown:
+        raise StatsError(f"unknown feature(s) {', '.join(unknown)} (known: "
+                         f"{', '.join(FEATURES)})")
+    if len(set(by)) != len(by):
+        raise StatsError("a feature is named twice")
+
+
+@dataclass(frozen=True)
+class GroupRates:
+    """One group: its feature values, its rows' trick counts, and what follows from them."""
+
+    key: tuple[int, ...]
+    counts: np.ndarray
+    """How many rows took 0..10 tricks."""
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def mean(self) -> Estimate:
+        return mean_tricks(self.counts)
+
+    @property
+    def rates(self) -> dict[int, Estimate]:
+        return {level: wilson(int(self.counts[level:].sum()), self.n)
+                for level in range(MIN_LEVEL, MAX_LEVEL + 1)}
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.uint32)
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+def _after_widow(columns: dict[str, np.ndarray], mode: str) -> dict[str, np.ndarray]:
+    """The ``*_after`` features from the hands, the widow and the mode's best discard."""
+    declarer = columns["declarer"].astype(np.int64)
+    hands = np.stack([columns["hand0"], columns["hand1"], columns["hand2"]]).astype(np.uint32)
+    ten = (hands[declarer, np.arange(len(declarer))] | columns["widow"].astype(np.uint32)) \
+        & ~columns[f"discard_{mode}"].astype(np.uint32)
+    strain = columns["strain"]
+    lengths = np.stack([_popcount((ten >> (8 * s)) & 0xFF) for s in range(4)])
+    suited = strain < 4
+    trump_suit = np.where(suited, strain, 0)
+    trump_cards = (ten >> (8 * trump_suit.astype(np.uint32))) & 0xFF
+    return {"trumps_after": np.where(suited, lengths[trump_suit, np.arange(len(ten))], 0),
+            "trump_top3_after": np.where(suited, _popcount(trump_cards & 0xE0), 0),
+            "aces_after": _popcount(ten & 0x80808080),
+            "longest_after": lengths.max(axis=0)}
+
+
+def _batches(path: str | Path, needed: set[str], mode: str) -> Iterator[dict[str, np.ndarray]]:
+    stored = {f for f in needed if f in STORED} | {f"tricks_{mode}"}
+    if needed & set(AFTER):
+        stored |= {"declarer", "hand0", "hand1", "hand2", "widow", "strain",
+                   f"discard_{mode}"}
+    for batch in read_batches(path, sorted(stored)):
+        tricks = batch.column(f"tricks_{mode}")
+        studied = tricks.is_valid().to_numpy(zero_copy_only=False)
+        columns = {}
+        for name in stored:
+            column = batch.column(name)
+            if name == "strain":
+                names = column.to_numpy(zero_copy_only=False)
+                columns[name] = np.select([names == s.name for s in Strain],
+                                          [int(s) for s in Strain], -1)
+            else:
+                columns[name] = column.fill_null(0).to_numpy().astype(np.int64)
+        if needed & set(AFTER):
+            columns.update(_after_widow(columns, mode))
+        yield {name: values[studied] for name, values in columns.items()}
+
+
+def group_make_rates(path: str | Path, by: Sequence[str] = ("strain",),
+                     where: str | None = None, mode: str = "both") -> list[GroupRates]:
+    """Make-rates of every level for each group of rows with the same ``by`` features,
+    among the rows that meet ``where``, in defence ``mode``; groups in feature order."""
+    if mode not in MODES:
+        raise StatsError(f"unknown defence mode {mode!r} (known: {', '.join(MODES)})")
+    check_features(by)
+    conditions = parse_where(where) if where else []
+    needed = set(by) | {c.feature for c in conditions}
+    totals: dict[tuple[int, ...], np.ndarray] = {}
+    try:
+        for columns in _batches(path, needed, mode):
+            keep = np.ones(len(columns[f"tricks_{mode}"]), dtype=bool)
+            for c in conditions:
+                keep &= _OPS[c.op](columns[c.feature], c.value)
+            tricks = columns[f"tricks_{mode}"][keep]
+            if not len(tricks):
+                continue
+            keys = np.stack([columns[f][keep] for f in by], axis=1) if by \
+                else np.zeros((len(tricks), 0), dtype=np.int64)
+            unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+            counts = np.zeros((len(unique), 11), dtype=np.int64)
+            np.add.at(counts, (inverse.ravel(), tricks), 1)
+            for key, row in zip(map(tuple, unique.tolist()), counts, strict=True):
+                totals[key] = totals.get(key, 0) + row
+    except KeyError as exc:
+        raise DatasetError(f"{path} is not a prefa-sim dataset: {exc}") from None
+    return [GroupRates(key, totals[key]) for key in sorted(totals)]

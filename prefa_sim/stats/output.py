@@ -1,0 +1,63 @@
+"""Statistics as rows, and rows as a text table, CSV, JSON or Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from ..cards import Strain
+from ..contracts import MAX_LEVEL, MIN_LEVEL
+from .groups import GroupRates
+
+FORMATS = ("table", "csv", "json", "markdown")
+
+
+def makerate_rows(groups: Sequence[GroupRates], by: Sequence[str],
+                  min_count: int = 30) -> list[dict]:
+    """One flat record per group: its features, rows, mean tricks and the make-rate of
+    every level with their 95% intervals, and ``small`` when it has fewer than
+    ``min_count`` rows (shown, never hidden)."""
+    rows = []
+    for g in groups:
+        row: dict = {name: (Strain(v).name if name == "strain" else v)
+                     for name, v in zip(by, g.key, strict=True)}
+        mean = g.mean
+        row.update(rows=g.n, mean=mean.value, mean_low=mean.low, mean_high=mean.high)
+        for level, e in g.rates.items():
+            row.update({f"make_{level}": e.value, f"make_{level}_low": e.low,
+                        f"make_{level}_high": e.high})
+        row["small"] = g.n < min_count
+        rows.append(row)
+    return rows
+
+
+def render(rows: list[dict], by: Sequence[str], fmt: str) -> str:
+    """``rows`` in one of ``FORMATS``."""
+    if fmt == "json":
+        return "\n".join(json.dumps(r) for r in rows)
+    if fmt == "csv":
+        out = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
+    header = [*by, "rows", "mean tricks", *(f"make {lv}" for lv in range(MIN_LEVEL,
+                                                                         MAX_LEVEL + 1))]
+    body = [[*(str(r[f]) for f in by),
+             f"{r['rows']}{' (small)' if r['small'] else ''}",
+             f"{r['mean']:.2f} ({r['mean_low']:.2f}-{r['mean_high']:.2f})",
+             *(f"{100 * r[f'make_{lv}']:.1f}% ({100 * r[f'make_{lv}_low']:.1f}-"
+               f"{100 * r[f'make_{lv}_high']:.1f})" for lv in range(MIN_LEVEL, MAX_LEVEL + 1))]
+            for r in rows]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in body])
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
+              for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+              for cells in body]
+    return "\n".join(lines)
