@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..cards import Strain
 from ..contracts import MAX_LEVEL, MIN_LEVEL
@@ -29,6 +31,7 @@ AFTER = ("trumps_after", "trump_top3_after", "aces_after", "longest_after")
 """Features of the declarer's ten cards after taking the widow and discarding."""
 FEATURES = STORED + AFTER
 MODES = ("both", "first", "second")
+_STRAIN_NAMES = pa.array([s.name for s in Strain])
 
 
 class StatsError(ValueError):
@@ -145,9 +148,8 @@ def _batches(path: str | Path, needed: set[str], mode: str) -> Iterator[dict[str
         for name in stored:
             column = batch.column(name)
             if name == "strain":
-                names = column.to_numpy(zero_copy_only=False)
-                columns[name] = np.select([names == s.name for s in Strain],
-                                          [int(s) for s in Strain], -1)
+                index = pc.index_in(column, value_set=_STRAIN_NAMES)
+                columns[name] = index.fill_null(-1).to_numpy().astype(np.int64)
             else:
                 columns[name] = column.fill_null(0).to_numpy().astype(np.int64)
         if needed & set(AFTER):
@@ -173,12 +175,19 @@ def group_make_rates(path: str | Path, by: Sequence[str] = ("strain",),
             tricks = columns[f"tricks_{mode}"][keep]
             if not len(tricks):
                 continue
-            keys = np.stack([columns[f][keep] for f in by], axis=1) if by \
-                else np.zeros((len(tricks), 0), dtype=np.int64)
-            unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-            counts = np.zeros((len(unique), 11), dtype=np.int64)
-            np.add.at(counts, (inverse.ravel(), tricks), 1)
-            for key, row in zip(map(tuple, unique.tolist()), counts, strict=True):
+            # One integer code per row: the features in base 16 (every feature is 0-10).
+            code = np.zeros(len(tricks), dtype=np.int64)
+            for feature in ("tricks", *by):
+                values = tricks if feature == "tricks" else columns[feature][keep]
+                if values.min() < 0 or values.max() > (10 if feature == "tricks" else 15):
+                    raise DatasetError(f"{path} holds values outside the game's range in "
+                                       f"{feature}")
+                if feature != "tricks":
+                    code = code * 16 + values
+            unique, inverse = np.unique(code, return_inverse=True)
+            counts = np.bincount(inverse * 11 + tricks, minlength=11 * len(unique))
+            for value, row in zip(unique.tolist(), counts.reshape(-1, 11), strict=True):
+                key = tuple((value >> (4 * (len(by) - 1 - i))) & 15 for i in range(len(by)))
                 totals[key] = totals.get(key, 0) + row
     except KeyError as exc:
         raise DatasetError(f"{path} is not a prefa-sim dataset: {exc}") from None
