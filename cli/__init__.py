@@ -8,6 +8,7 @@ from .auction import auction
 from .common import PrefaGroup
 from .game import game
 from .odds import odds
+from .plot import plot
 from .score import score
 from .simulate import show, simulate_command
 from .solve import solve
@@ -25,6 +26,6 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show, odds, stats):
+for command in (solve, auction, score, game, show, odds, stats, plot):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")

@@ -1,0 +1,114 @@
+"""Figures of a dataset's statistics (matplotlib, no display needed).
+
+Every figure carries a title, axis labels, the number of rows behind it and the
+dataset's scenario, and uses colours that survive colour blindness (cividis, and
+the Okabe-Ito palette for lines).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from ..cards import Strain  # noqa: E402
+from ..contracts import MAX_LEVEL, MIN_LEVEL  # noqa: E402
+from .groups import group_make_rates  # noqa: E402
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
+             "#000000")
+LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)
+KINDS = ("makerate", "tricks", "features")
+
+
+def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True) -> None:
+    defence = {"both": "both defenders playing", "first": "the first defender alone",
+               "second": "the second defender alone"}[mode]
+    fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows; {defence}; scenario: {scenario}"
+             + ("; 95% Wilson intervals" if intervals else ""), fontsize=7, color="#444444")
+
+
+def makerate_figure(path: str | Path, scenario: str = "random deals", mode: str = "both"):
+    """A heat map of make-rates, level by strain, each cell with its rate and interval."""
+    groups = {Strain(g.key[0]): g for g in group_make_rates(path, ("strain",), None, mode)}
+    strains = list(groups)
+    rates = np.array([[groups[s].rates[level].value for s in strains] for level in LEVELS])
+    fig, ax = plt.subplots(figsize=(7, 4.8))
+    top = max(10.0, float(np.ceil(rates.max() * 10)) * 10)  # the scale ends at a round 10%
+    image = ax.imshow(rates * 100, cmap="cividis", vmin=0, vmax=top, aspect="auto",
+                      origin="lower")
+    for i, level in enumerate(LEVELS):
+        for j, s in enumerate(strains):
+            e = groups[s].rates[level]
+            colour = "white" if 100 * e.value < 0.6 * top else "black"
+            ax.text(j, i, f"{100 * e.value:.1f}%\n({100 * e.low:.1f}-{100 * e.high:.1f})",
+                    ha="center", va="center", fontsize=7, color=colour)
+    ax.set_xticks(range(len(strains)), [s.name for s in strains])
+    ax.set_yticks(range(len(LEVELS)), [str(level) for level in LEVELS])
+    ax.set_xlabel("strain")
+    ax.set_ylabel("contract level (tricks needed)")
+    ax.set_title("How often the declarer makes each contract\n(double dummy, with the widow "
+                 "and the best discard)", fontsize=11)
+    fig.colorbar(image, ax=ax, label="make-rate (%)")
+    _caption(fig, sum(g.n for g in groups.values()), scenario, mode)
+    fig.subplots_adjust(bottom=0.16)
+    return fig
+
+
+def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = "both"):
+    """The distribution of the declarer's tricks in each strain."""
+    groups = {Strain(g.key[0]): g for g in group_make_rates(path, ("strain",), None, mode)}
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    width = 0.8 / max(1, len(groups))
+    for k, (strain, g) in enumerate(groups.items()):
+        share = g.counts / g.n
+        ax.bar(np.arange(11) + (k - (len(groups) - 1) / 2) * width, 100 * share, width,
+               label=f"{strain.name} (mean {g.mean.value:.2f})", color=OKABE_ITO[k])
+    ax.set_xticks(range(11))
+    ax.set_xlabel("declarer's tricks")
+    ax.set_ylabel("share of rows (%)")
+    ax.set_title("Declarer's double-dummy tricks by strain", fontsize=11)
+    ax.legend(title="strain", fontsize=8)
+    _caption(fig, sum(g.n for g in groups.values()), scenario, mode, intervals=False)
+    fig.subplots_adjust(bottom=0.17)
+    return fig
+
+
+def features_figure(path: str | Path, scenario: str = "random deals", mode: str = "both",
+                    strain: Strain = Strain.H):
+    """Make-rate against trump length after the widow, one line per level, with bands."""
+    groups = group_make_rates(path, ("trumps_after",), f"strain == {strain.name}", mode)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    lengths = [g.key[0] for g in groups]
+    for k, level in enumerate(LEVELS):
+        rates = [g.rates[level] for g in groups]
+        colour = OKABE_ITO[k]
+        ax.plot(lengths, [100 * e.value for e in rates], marker="o", color=colour,
+                label=f"{level} {strain.name}")
+        ax.fill_between(lengths, [100 * e.low for e in rates], [100 * e.high for e in rates],
+                        color=colour, alpha=0.18, linewidth=0)
+    ax.set_xticks(lengths, [f"{n}\n{g.n} rows" for n, g in zip(lengths, groups, strict=True)],
+                  fontsize=7)
+    ax.set_xlabel(f"cards in {strain.name} after the widow and the discard")
+    ax.set_ylabel("make-rate (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Make-rate against trump length, {strain.name} trumps", fontsize=11)
+    ax.legend(title="contract", fontsize=8)
+    _caption(fig, sum(g.n for g in groups), scenario, mode)
+    fig.subplots_adjust(bottom=0.21)
+    return fig
+
+
+def save(fig, out: str | Path) -> Path:
+    """Write a figure (PNG or SVG by the file's ending) and close it."""
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".svg"):
+        plt.close(fig)
+        raise ValueError(f"{out}: a figure is written as .png or .svg")
+    fig.savefig(out, dpi=150)
+    plt.close(fig)
+    return out

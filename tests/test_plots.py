@@ -1,0 +1,67 @@
+"""Figures draw the statistics they claim to: the heat map's cells, the bars and the lines
+are the make-rates and shares computed from the dataset."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from prefa_sim.cli import main
+from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.stats.plots import features_figure, makerate_figure, save, tricks_figure
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    out = tmp_path_factory.mktemp("plots") / "run"
+    simulate(RunConfig(deals=30, seed=8, chunk_size=10, declarers=(0,), strains=("S", "H", "NT"),
+                       modes=("both",)), out)
+    return out
+
+
+def test_the_heat_map_shows_the_make_rates(dataset):
+    data = pd.read_parquet(dataset)
+    fig = makerate_figure(dataset, "test")
+    (ax, _) = fig.axes
+    shown = ax.images[0].get_array()
+    for j, strain in enumerate(["S", "H", "NT"]):
+        tricks = data.loc[data.strain == strain, "tricks_both"]
+        for i, level in enumerate(range(6, 11)):
+            assert shown[i, j] == pytest.approx(100 * (tricks >= level).mean())
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["S", "H", "NT"]
+    assert "90 declarer-strain rows" in fig.texts[0].get_text()
+
+
+def test_the_bars_are_the_shares_of_tricks(dataset):
+    data = pd.read_parquet(dataset)
+    ax = tricks_figure(dataset, "test").axes[0]
+    for container, strain in zip(ax.containers, ["S", "H", "NT"], strict=True):
+        tricks = data.loc[data.strain == strain, "tricks_both"].astype(int)
+        heights = [bar.get_height() for bar in container]
+        assert np.allclose(heights, 100 * np.bincount(tricks, minlength=11) / len(tricks))
+
+
+def test_the_lines_are_the_make_rates_by_trump_length(dataset):
+    from prefa_sim.cards import Strain
+
+    ax = features_figure(dataset, "test", strain=Strain.H).axes[0]
+    six = ax.lines[0]
+    assert six.get_label() == "6 H"
+    assert all(0 <= y <= 100 for y in six.get_ydata())
+
+
+def test_the_command_writes_png_and_svg_and_refuses_other_files(dataset, tmp_path):
+    for kind in ("makerate", "tricks", "features"):
+        for suffix, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+            out = tmp_path / f"{kind}{suffix}"
+            result = CliRunner().invoke(main, ["plot", kind, str(dataset), "-o", str(out)])
+            assert result.exit_code == 0, result.output
+            assert out.read_bytes().startswith(magic)
+    result = CliRunner().invoke(main, ["plot", "tricks", str(dataset), "-o",
+                                       str(tmp_path / "x.jpg")])
+    assert result.exit_code == 1 and ".png or .svg" in result.output
+    result = CliRunner().invoke(main, ["plot", "features", str(dataset), "-t", "NT", "-o",
+                                       str(tmp_path / "f.png")])
+    assert result.exit_code == 1 and "trump suit" in result.output
+    with pytest.raises(ValueError):
+        save(tricks_figure(dataset), tmp_path / "y.pdf")
