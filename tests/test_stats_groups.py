@@ -90,6 +90,8 @@ def test_the_command_in_every_format(dataset):
     assert markdown[0].startswith("| strain | rows |") and len(markdown) == 4
     for args, message in ((["--by", "colour"], "unknown feature"),
                           (["--where", "trumps >= 11"], "no rows"),
-                          (["--by", "strain,strain"], "named twice")):
+                          (["--by", "strain,strain"], "named twice"),
+                          (["--by", "len_s,len_c,len_d,len_h,aces,kings,queens,jacks,trumps"],
+                           "at most 8 features")):
         result = run(*args)
         assert result.exit_code == 1 and message in result.output

@@ -87,6 +87,8 @@ def check_features(by: Sequence[str]) -> None:
                          f"{', '.join(FEATURES)})")
     if len(set(by)) != len(by):
         raise StatsError("a feature is named twice")
+    if len(by) > 8:
+        raise StatsError("group by at most 8 features at once")
 
 
 @dataclass(frozen=True)
