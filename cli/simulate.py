@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from prefa_sim.cards import Strain, format_discard, format_hand
-from prefa_sim.dataset import DatasetError, first_deals, trick_counts
+from prefa_sim.dataset import DatasetError, first_deals
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.simulate import (
@@ -26,6 +26,7 @@ from prefa_sim.simulate import (
     replay_rows,
     simulate,
 )
+from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.makerate import make_rate_table
 from prefa_sim.tables import MODES
 from prefa_sim.workers import default_workers
@@ -281,7 +282,7 @@ class ProgressReport:
 def make_rate_summary(out: Path, config: RunConfig | None = None) -> str:
     """Per strain: how often each level makes against both defenders, and mean tricks."""
     with user_errors():
-        counts = trick_counts(out, "both")
+        counts = strain_counts(out, "both")
     if not counts.any():
         return "no rows with both defenders playing (see --modes)"
     table = make_rate_table(counts, "make-rate against both defenders (declarer with the "

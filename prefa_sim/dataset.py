@@ -45,7 +45,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -214,21 +213,6 @@ def cards_as_text(frame):
             continue
         out[column] = [None if pd.isna(v) else fmt(int(v)) for v in out[column]]
     return out
-
-
-def trick_counts(path: str | Path, mode: str = "both") -> np.ndarray:
-    """How often the declarer took each number of tricks, per strain, in defence ``mode``:
-    an int64 array [strain, tricks 0-10]; rows without that mode are left out."""
-    counts = np.zeros((len(Strain), 11), dtype=np.int64)
-    for batch in read_batches(path, columns=["strain", f"tricks_{mode}"]):
-        strains = batch.column(0).to_numpy(zero_copy_only=False)
-        tricks = batch.column(1)
-        studied = tricks.is_valid().to_numpy(zero_copy_only=False)
-        tricks = tricks.fill_null(0).to_numpy().astype(np.int64)
-        for strain in Strain:
-            chosen = tricks[studied & (strains == strain.name)]
-            counts[int(strain)] += np.bincount(chosen, minlength=11)
-    return counts
 
 
 def first_deals(path: str | Path, deals: int):

@@ -7,9 +7,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from prefa_sim.cards import Strain, format_discard, format_hand, parse_hand
-from prefa_sim.dataset import cards_as_text, dataset_files, first_deals, read_frame, trick_counts
+from prefa_sim.dataset import cards_as_text, dataset_files, first_deals, read_frame
 from prefa_sim.scenario import parse_scenario
 from prefa_sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
+from prefa_sim.stats.groups import strain_counts
 from prefa_sim.tables import active_seats, opening_leader
 
 CONFIG = RunConfig(deals=6, seed=42, chunk_size=2, declarers=(0, 2), strains=("H", "NT"))
@@ -102,11 +103,11 @@ def test_file_by_file_readers_agree_with_pandas(tmp_path):
     config = RunConfig(**{**CONFIG.to_json(), "modes": ("both", "first")})
     out = simulate(config, tmp_path / "run")
     data = read(out)
-    counts = trick_counts(out, "both")
+    counts = strain_counts(out, "both")
     for strain in Strain:
         expected = data.loc[data.strain == strain.name, "tricks_both"].value_counts()
         assert {t: n for t, n in enumerate(counts[int(strain)]) if n} == expected.to_dict()
-    assert not trick_counts(out, "second").any()  # a mode not studied has no rows
+    assert not strain_counts(out, "second").any()  # a mode not studied has no rows
     first = first_deals(out, 3).sort_values(["deal", "declarer", "strain"]).reset_index(drop=True)
     whole = read_frame(out).sort_values(["deal", "declarer", "strain"]).reset_index(drop=True)
     pd.testing.assert_frame_equal(first, whole[whole.deal < 3].reset_index(drop=True))

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prefa_sim.cards import Strain
-from prefa_sim.dataset import trick_counts
 from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.intervals import Z95, mean_interval, wilson
 from prefa_sim.stats.makerate import make_rate_table, make_rates, mean_tricks, percent
 
@@ -64,7 +64,7 @@ def test_make_rates_and_the_summary_table_match_pandas(tmp_path):
                        modes=("both",))
     out = simulate(config, tmp_path / "run")
     data = pd.read_parquet(out)
-    counts = trick_counts(out, "both")
+    counts = strain_counts(out, "both")
     table = make_rate_table(counts, "title")
     for strain in (Strain.S, Strain.NT):
         tricks = data.loc[data.strain == strain.name, "tricks_both"].astype(int)

@@ -19,10 +19,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..cards import Strain
-from ..contracts import MAX_LEVEL, MIN_LEVEL
 from ..dataset import DatasetError, read_batches
-from .intervals import Estimate, wilson
-from .makerate import mean_tricks
+from .intervals import Estimate
+from .makerate import make_rates, mean_tricks
 
 STORED = ("strain", "position", "declarer", "dealer", "len_s", "len_c", "len_d", "len_h",
           "longest", "aces", "kings", "queens", "jacks", "trumps", "trump_top3")
@@ -109,8 +108,7 @@ class GroupRates:
 
     @property
     def rates(self) -> dict[int, Estimate]:
-        return {level: wilson(int(self.counts[level:].sum()), self.n)
-                for level in range(MIN_LEVEL, MAX_LEVEL + 1)}
+        return make_rates(self.counts)
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -157,6 +155,15 @@ def _batches(path: str | Path, needed: set[str], mode: str) -> Iterator[dict[str
         if needed & set(AFTER):
             columns.update(_after_widow(columns, mode))
         yield {name: values[studied] for name, values in columns.items()}
+
+
+def strain_counts(path: str | Path, mode: str = "both") -> np.ndarray:
+    """How often the declarer took each number of tricks, per strain, in defence ``mode``:
+    an int64 array [strain, tricks 0-10]; rows without that mode are left out."""
+    counts = np.zeros((len(Strain), 11), dtype=np.int64)
+    for group in group_make_rates(path, ("strain",), None, mode):
+        counts[group.key[0]] = group.counts
+    return counts
 
 
 def group_make_rates(path: str | Path, by: Sequence[str] = ("strain",),
