@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import click
 
+from prefa_sim.contracts import LADDER, ContractError, parse_contract
 from prefa_sim.dataset import DatasetError
+from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
+from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, StatsError, group_make_rates
 from prefa_sim.stats.output import FORMATS, makerate_rows, render
 
@@ -16,20 +19,30 @@ def stats() -> None:
     """Statistics over a dataset made by prefa simulate, every figure with its interval."""
 
 
+def scheduler_option(command):
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help="Read the files on this Dask distributed scheduler (the dataset "
+                             "must be on a file system its workers share).")(command)
+
+
+WHERE_HELP = ("Keep rows that meet comparisons joined by 'and', e.g. "
+              "'strain == H and trumps >= 5'.")
+
+
 @stats.command("makerate", cls=PrefaCommand)
 @click.argument("dataset", type=click.Path(exists=True))
 @click.option("--by", default="strain", show_default=True,
               help=f"Comma-separated features to group by: {', '.join(FEATURES)}.")
 @click.option("--where", default=None, metavar="EXPR",
-              help="Keep rows that meet comparisons joined by 'and', e.g. "
-                   "'strain == H and trumps >= 5'.")
+              help=WHERE_HELP)
 @click.option("--mode", type=click.Choice(MODES), default="both", show_default=True,
               help="Defence mode: both defenders, or the first or second alone.")
 @click.option("--min-count", type=click.IntRange(min=1), default=30, show_default=True,
               help="Groups with fewer rows are flagged small (and still shown).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
-def makerate(dataset, by, where, mode, min_count, fmt):
+@scheduler_option
+def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
     """How often the declarer makes each level (6-10), with 95% Wilson intervals, and the
     mean tricks, for each group of rows of DATASET.
 
@@ -39,9 +52,75 @@ def makerate(dataset, by, where, mode, min_count, fmt):
     """
     features = tuple(f.strip().lower() for f in by.split(",") if f.strip())
     try:
-        groups = group_make_rates(dataset, features, where, mode)
-    except (StatsError, DatasetError) as exc:
+        groups = group_make_rates(dataset, features, where, mode, scheduler)
+    except (StatsError, DatasetError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if not groups:
         raise click.ClickException(f"no rows of {dataset} meet the filter in mode {mode}")
     click.echo(render(makerate_rows(groups, features, min_count), features, fmt))
+
+
+def _contracts(value: str) -> list:
+    if value.strip().lower() == "all":
+        return list(LADDER)
+    contracts = []
+    for text in value.split(","):
+        try:
+            contracts.append(parse_contract(text))
+        except ContractError as exc:
+            raise click.BadParameter(str(exc), param_hint="--contract") from None
+    return sorted(set(contracts), key=lambda c: c.step)
+
+
+def _tables(value: str, fmt: str) -> list[str]:
+    names = [t.strip().lower() for t in value.split(",") if t.strip()]
+    if names == ["all"]:
+        names = list(TABLES)
+    bad = [t for t in names if t not in TABLES]
+    if bad or not names:
+        raise click.BadParameter(f"{', '.join(bad) or value!r}: expected all or a "
+                                 f"comma-separated list of {', '.join(TABLES)}",
+                                 param_hint="--table")
+    if fmt == "csv" and len(names) != 1:
+        raise click.BadParameter("CSV holds one table: name one of "
+                                 f"{', '.join(TABLES)}", param_hint="--table")
+    return [t for t in TABLES if t in names]
+
+
+@stats.command("defence", cls=PrefaCommand)
+@click.argument("dataset", type=click.Path(exists=True))
+@click.option("-c", "--contract", "contract_text", default="all", show_default=True,
+              help="Contracts to show, comma-separated (e.g. 7H,8S), or all.")
+@click.option("--where", default=None, metavar="EXPR", help=WHERE_HELP)
+@click.option("--table", "table_text", default="quota,money,decisions", show_default=True,
+              help=f"Tables to show, comma-separated, or all: {', '.join(TABLES)}.")
+@click.option("--bootstrap", type=click.IntRange(100, 100_000), default=BOOTSTRAP,
+              show_default=True, help="Bootstrap replicates for the money intervals.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the bootstrap.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+              show_default=True, help="Output format (CSV: one table).")
+@scheduler_option
+def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, scheduler):
+    """For every contract, how often the defence reaches its quota (both playing, each
+    defender alone), what each of the seven declaration sequences pays the declarer and
+    each defender, and the defenders' choices compared deal by deal.
+
+    Every row of DATASET counts as if its declarer named the contract: use --where to
+    keep the hands that would (e.g. 'trumps_after >= 5'). The dataset must hold all
+    three defence modes (prefa simulate's default).
+    """
+    contracts = _contracts(contract_text)
+    tables = _tables(table_text, fmt)
+    try:
+        stats_ = defence_stats(dataset, where, bootstrap, seed, scheduler)
+    except (StatsError, DatasetError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    shown = [c for c in contracts if stats_.n[c.step]]
+    if not shown:
+        raise click.ClickException(f"no rows of {dataset} meet the filter with all three "
+                                   "defence modes studied")
+    header = (f"{dataset}: {int(stats_.counts.sum())} declarer-strain rows"
+              f"{f' with {where}' if where else ''}; bootstrap {bootstrap} replicates over "
+              f"deals (seed {seed})")
+    click.echo(render_defence(stats_, shown, tables, fmt, header))

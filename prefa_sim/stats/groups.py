@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from ..cards import Strain
 from ..dataset import DatasetError, read_batches
 from .intervals import Estimate
 from .makerate import make_rates, mean_tricks
+from .scan import scan
 
 STORED = ("strain", "position", "declarer", "dealer", "len_s", "len_c", "len_d", "len_h",
           "longest", "aces", "kings", "queens", "jacks", "trumps", "trump_top3")
@@ -136,14 +138,19 @@ def _after_widow(columns: dict[str, np.ndarray], mode: str) -> dict[str, np.ndar
             "longest_after": lengths.max(axis=0)}
 
 
-def _batches(path: str | Path, needed: set[str], mode: str) -> Iterator[dict[str, np.ndarray]]:
-    stored = {f for f in needed if f in STORED} | {f"tricks_{mode}"}
+def _batches(path: str | Path, needed: set[str], modes: Sequence[str],
+             after_mode: str) -> Iterator[dict[str, np.ndarray]]:
+    """The ``needed`` features or columns (and the tricks of ``modes``) of the rows where
+    every one of ``modes`` was studied, batch by batch; ``*_after`` features use
+    ``after_mode``'s discard."""
+    stored = (set(needed) - set(AFTER)) | {f"tricks_{m}" for m in modes}
     if needed & set(AFTER):
         stored |= {"declarer", "hand0", "hand1", "hand2", "widow", "strain",
-                   f"discard_{mode}"}
+                   f"discard_{after_mode}"}
     for batch in read_batches(path, sorted(stored)):
-        tricks = batch.column(f"tricks_{mode}")
-        studied = tricks.is_valid().to_numpy(zero_copy_only=False)
+        studied = np.ones(batch.num_rows, dtype=bool)
+        for m in modes:
+            studied &= batch.column(f"tricks_{m}").is_valid().to_numpy(zero_copy_only=False)
         columns = {}
         for name in stored:
             column = batch.column(name)
@@ -153,8 +160,32 @@ def _batches(path: str | Path, needed: set[str], mode: str) -> Iterator[dict[str
             else:
                 columns[name] = column.fill_null(0).to_numpy().astype(np.int64)
         if needed & set(AFTER):
-            columns.update(_after_widow(columns, mode))
+            columns.update(_after_widow(columns, after_mode))
         yield {name: values[studied] for name, values in columns.items()}
+
+
+def filtered_rows(path: str | Path, needed: set[str], where: str | None,
+                  modes: Sequence[str] = ("both",), after_mode: str = "both"
+                  ) -> Iterator[dict[str, np.ndarray]]:
+    """Batches of the rows that meet ``where`` (see ``parse_where``) and have every one of
+    ``modes`` studied: the ``needed`` features and ``tricks_<mode>`` as integer arrays."""
+    conditions = parse_where(where) if where else []
+    needed = set(needed) | {c.feature for c in conditions}
+    try:
+        for columns in _batches(path, needed, modes, after_mode):
+            keep = np.ones(len(columns[f"tricks_{modes[0]}"]), dtype=bool)
+            for c in conditions:
+                keep &= _OPS[c.op](columns[c.feature], c.value)
+            if keep.any():
+                yield {name: values[keep] for name, values in columns.items()}
+    except KeyError as exc:
+        raise DatasetError(f"{path} is not a prefa-sim dataset: {exc}") from None
+
+
+def check_range(path: str | Path, name: str, values: np.ndarray, high: int) -> None:
+    """Values of a column lie in 0..high, or the file is not a dataset of this game."""
+    if len(values) and (values.min() < 0 or values.max() > high):
+        raise DatasetError(f"{path} holds values outside the game's range in {name}")
 
 
 def strain_counts(path: str | Path, mode: str = "both") -> np.ndarray:
@@ -167,37 +198,46 @@ def strain_counts(path: str | Path, mode: str = "both") -> np.ndarray:
 
 
 def group_make_rates(path: str | Path, by: Sequence[str] = ("strain",),
-                     where: str | None = None, mode: str = "both") -> list[GroupRates]:
+                     where: str | None = None, mode: str = "both",
+                     scheduler=None) -> list[GroupRates]:
     """Make-rates of every level for each group of rows with the same ``by`` features,
-    among the rows that meet ``where``, in defence ``mode``; groups in feature order."""
+    among the rows that meet ``where``, in defence ``mode``; groups in feature order.
+
+    With ``scheduler`` (a Dask distributed address or ``Client``) the files are counted
+    on that cluster.
+    """
     if mode not in MODES:
         raise StatsError(f"unknown defence mode {mode!r} (known: {', '.join(MODES)})")
     check_features(by)
-    conditions = parse_where(where) if where else []
-    needed = set(by) | {c.feature for c in conditions}
-    totals: dict[tuple[int, ...], np.ndarray] = {}
-    try:
-        for columns in _batches(path, needed, mode):
-            keep = np.ones(len(columns[f"tricks_{mode}"]), dtype=bool)
-            for c in conditions:
-                keep &= _OPS[c.op](columns[c.feature], c.value)
-            tricks = columns[f"tricks_{mode}"][keep]
-            if not len(tricks):
-                continue
-            # One integer code per row: the features in base 16 (every feature is 0-10).
-            code = np.zeros(len(tricks), dtype=np.int64)
-            for feature in ("tricks", *by):
-                values = tricks if feature == "tricks" else columns[feature][keep]
-                if values.min() < 0 or values.max() > (10 if feature == "tricks" else 15):
-                    raise DatasetError(f"{path} holds values outside the game's range in "
-                                       f"{feature}")
-                if feature != "tricks":
-                    code = code * 16 + values
-            unique, inverse = np.unique(code, return_inverse=True)
-            counts = np.bincount(inverse * 11 + tricks, minlength=11 * len(unique))
-            for value, row in zip(unique.tolist(), counts.reshape(-1, 11), strict=True):
-                key = tuple((value >> (4 * (len(by) - 1 - i))) & 15 for i in range(len(by)))
-                totals[key] = totals.get(key, 0) + row
-    except KeyError as exc:
-        raise DatasetError(f"{path} is not a prefa-sim dataset: {exc}") from None
+    if where:
+        parse_where(where)  # a bad filter is refused before any file is read
+    totals = scan(path, partial(_file_counts, by=tuple(by), where=where, mode=mode),
+                  _add_counts, {}, scheduler)
     return [GroupRates(key, totals[key]) for key in sorted(totals)]
+
+
+def _file_counts(file: str, by: tuple[str, ...], where: str | None, mode: str
+                 ) -> dict[tuple[int, ...], np.ndarray]:
+    """Trick counts per group of one file."""
+    totals: dict[tuple[int, ...], np.ndarray] = {}
+    for columns in filtered_rows(file, set(by), where, (mode,), mode):
+        tricks = columns[f"tricks_{mode}"]
+        check_range(file, "tricks", tricks, 10)
+        # One integer code per row: the features in base 16 (every feature is 0-10).
+        code = np.zeros(len(tricks), dtype=np.int64)
+        for feature in by:
+            check_range(file, feature, columns[feature], 15)
+            code = code * 16 + columns[feature]
+        unique, inverse = np.unique(code, return_inverse=True)
+        counts = np.bincount(inverse * 11 + tricks, minlength=11 * len(unique))
+        for value, row in zip(unique.tolist(), counts.reshape(-1, 11), strict=True):
+            key = tuple((value >> (4 * (len(by) - 1 - i))) & 15 for i in range(len(by)))
+            totals[key] = totals.get(key, 0) + row
+    return totals
+
+
+def _add_counts(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for key, counts in b.items():
+        out[key] = out.get(key, 0) + counts
+    return out

@@ -35,15 +35,8 @@ def makerate_rows(groups: Sequence[GroupRates], by: Sequence[str],
 
 def render(rows: list[dict], by: Sequence[str], fmt: str) -> str:
     """``rows`` in one of ``FORMATS``."""
-    if fmt == "json":
-        return "\n".join(json.dumps(r) for r in rows)
-    if fmt == "csv":
-        out = io.StringIO()
-        if rows:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-        return out.getvalue().rstrip("\n")
+    if fmt in ("json", "csv"):
+        return records(rows, fmt)
     header = [*by, "rows", "mean tricks", *(f"make {lv}" for lv in range(MIN_LEVEL,
                                                                          MAX_LEVEL + 1))]
     body = [[*(str(r[f]) for f in by),
@@ -52,7 +45,25 @@ def render(rows: list[dict], by: Sequence[str], fmt: str) -> str:
              *(f"{100 * r[f'make_{lv}']:.1f}% ({100 * r[f'make_{lv}_low']:.1f}-"
                f"{100 * r[f'make_{lv}_high']:.1f})" for lv in range(MIN_LEVEL, MAX_LEVEL + 1))]
             for r in rows]
-    if fmt == "markdown":
+    return text_table(header, body, markdown=fmt == "markdown")
+
+
+def records(rows: list[dict], fmt: str) -> str:
+    """Records as JSON Lines or CSV (the columns of the first record)."""
+    if fmt == "json":
+        return "\n".join(json.dumps(r) for r in rows)
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue().rstrip("\n")
+
+
+def text_table(header: Sequence[str], body: Sequence[Sequence[str]],
+               markdown: bool = False) -> str:
+    """Cells in aligned columns, or a Markdown table."""
+    if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in body])
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)

@@ -1,0 +1,294 @@
+"""The defence: quotas, the money of each declaration sequence, and paired comparisons.
+
+Every row of a dataset (one deal, declarer and strain) is read as if its declarer had
+named each contract of that strain, levels 6 to 10, and the defenders had made each of
+the seven declaration sequences of docs/rules.md §4.3; the money is settled by the
+project's own settlement (docs/rules.md §6) at a full pot, without the aces.
+
+Conventions (said wherever the figures are shown):
+
+- Kapíkia are counted as ``prefa score`` nets them: what the declarer takes from the
+  pot counts as the declarer's gain, what goes into it as the declarer's loss.
+- The double-dummy table fixes the declarer's tricks, not how two defenders share
+  theirs.  The declarer's money never depends on that share (a defence that falls short
+  pays the same total however its tricks fell), nor does the money of a defender who
+  said "together" and bears the partner's result.  Only after "play, play" does each
+  defender's own money depend on it: that figure is given as the range between the
+  share worst and best for that defender.
+- Each defence mode's tricks come with the declarer's best discard for that mode; the
+  declarer discards before the defenders speak, so comparing modes favours the declarer
+  slightly.
+- "The defence's best" is chosen deal by deal seeing all cards (double-dummy), the
+  minimum over the sequences of what the declarer nets.
+
+Intervals: rates have Wilson intervals; money and differences have percentile bootstrap
+intervals over deals (the rows of one deal, its declarers and strains, are resampled
+together, in ``BLOCKS`` blocks of whole deals), and every difference between two choices
+is computed on the same deals (paired).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import Strain
+from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
+from ..settlement import DEFENCES, QUOTAS, settle
+from .groups import check_range, filtered_rows, parse_where
+from .intervals import Estimate, wilson
+from .scan import scan
+
+SEQUENCES: tuple[tuple[str, ...], ...] = tuple(DEFENCES)
+"""The seven legal declaration sequences, in the order of docs/rules.md §4.3."""
+OUTCOMES = (("play", "play"), ("play", "pass", "alone"), ("pass", "play", "pass"),
+            ("pass", "pass"))
+"""Who defends: both, the first alone, the second alone, nobody (one sequence each)."""
+OUTCOME_NAMES = ("both play", "first alone", "second alone", "both pass")
+BLOCKS = 500
+"""Deals are bootstrapped in this many blocks (deal index modulo BLOCKS)."""
+BOOTSTRAP = 1000
+"""Bootstrap replicates by default."""
+
+# Columns of the per-contract sums.
+_N, _MAKE, _QUOTA_BOTH, _QUOTA_FIRST, _QUOTA_SECOND, _BEST = range(6)
+_SEQ0 = 6
+"""Per sequence, five columns from here: declarer, first low, first high, second low,
+second high."""
+_K = _SEQ0 + 5 * len(SEQUENCES)
+_TRICKS = 11 ** 3
+"""Codes of (tricks both, tricks first alone, tricks second alone)."""
+
+
+def sequence_text(sequence: Sequence[str]) -> str:
+    """``play, pass, together``."""
+    return ", ".join(sequence)
+
+
+def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
+                   ) -> tuple[int, int, int, int, int]:
+    """What the declarer, the first and the second defender net when the declarer takes
+    ``tricks`` against the defence of ``sequence``: ``(declarer, first low, first high,
+    second low, second high)``, the lows and highs over every share of the defence's tricks
+    (equal where the share does not matter)."""
+    players = DEFENCES[sequence].players
+    if not players:
+        shares = [{}]
+    elif len(players) == 1:
+        shares = [{"declarer": tricks, players[0]: 10 - tricks}]
+    else:
+        shares = [{"declarer": tricks, "first": b, "second": 10 - tricks - b}
+                  for b in range(10 - tricks + 1)]
+    nets = [settle(contract, sequence, share or None).net for share in shares]
+    declarer = {n["declarer"] for n in nets}
+    if len(declarer) != 1:  # the rules guarantee it; a change to them must not pass unseen
+        raise AssertionError(f"{contract} {sequence}: the declarer's money depends on the "
+                             "defenders' share")
+    first = [n["first"] for n in nets]
+    second = [n["second"] for n in nets]
+    return declarer.pop(), min(first), max(first), min(second), max(second)
+
+
+def quota_reached(contract: Contract, tricks: int, lone: bool) -> bool:
+    """The defence takes its quota (docs/rules.md §4.4) when the declarer takes ``tricks``."""
+    first, second, alone = QUOTAS[contract.level]
+    return 10 - tricks >= (alone if lone else first + second)
+
+
+@cache
+def _values() -> np.ndarray:
+    """Per strain, trick code and level, the columns a row adds: ``[5, 1331, 5, _K]``."""
+    values = np.zeros((len(Strain), _TRICKS, MAX_LEVEL - MIN_LEVEL + 1, _K))
+    money = {(c, seq, t): sequence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
+             for t in range(11)}
+    mode_of = {seq: ("both" if len(DEFENCES[seq].players) == 2 else
+                     DEFENCES[seq].players[0] if DEFENCES[seq].players else None)
+               for seq in SEQUENCES}
+    for code in range(_TRICKS):
+        tricks = {"both": code // 121, "first": code // 11 % 11, "second": code % 11}
+        for c in LADDER:
+            row = values[int(c.strain), code, c.level - MIN_LEVEL]
+            row[_N] = 1
+            row[_MAKE] = tricks["both"] >= c.level
+            row[_QUOTA_BOTH] = quota_reached(c, tricks["both"], False)
+            row[_QUOTA_FIRST] = quota_reached(c, tricks["first"], True)
+            row[_QUOTA_SECOND] = quota_reached(c, tricks["second"], True)
+            for i, seq in enumerate(SEQUENCES):
+                mode = mode_of[seq]
+                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = money[c, seq, tricks.get(mode, 10)]
+            row[_BEST] = row[_SEQ0:_K:5].min()
+    return values
+
+
+def _file_counts(file: str, where: str | None) -> np.ndarray:
+    """Rows of one file counted by block of deals, strain and trick code:
+    ``[BLOCKS, 5, 1331]``."""
+    counts = np.zeros(BLOCKS * len(Strain) * _TRICKS, dtype=np.int64)
+    for columns in filtered_rows(file, {"strain", "deal"}, where, ("both", "first", "second")):
+        for name in ("tricks_both", "tricks_first", "tricks_second"):
+            check_range(file, name, columns[name], 10)
+        check_range(file, "strain", columns["strain"], 4)
+        code = ((columns["deal"] % BLOCKS) * len(Strain) + columns["strain"]) * _TRICKS \
+            + columns["tricks_both"] * 121 + columns["tricks_first"] * 11 \
+            + columns["tricks_second"]
+        counts += np.bincount(code, minlength=len(counts))
+    return counts.reshape(BLOCKS, len(Strain), _TRICKS)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A paired comparison: ``role``'s money with ``choice`` minus with ``other``, after
+    ``after`` was said; a range (``low``/``high`` over the defenders' share) where it
+    depends on it."""
+
+    role: str
+    after: str
+    choice: str
+    other: str
+    difference: Estimate
+    difference_high: Estimate | None = None
+
+
+class DefenceStats:
+    """Sums per block of deals and contract, and bootstrap replicates of their means."""
+
+    def __init__(self, counts: np.ndarray, replicates: int = BOOTSTRAP, seed: int = 0) -> None:
+        self.counts = counts
+        """Rows by block, strain and trick code, ``[BLOCKS, 5, 1331]``."""
+        self.seed = seed
+        self.replicates = replicates
+        values = _values()
+        sums = np.zeros((BLOCKS, len(LADDER), _K))
+        for strain in Strain:
+            per_level = counts[:, int(strain)].astype(float) @ values[int(strain)].reshape(
+                _TRICKS, -1)
+            for level in range(MIN_LEVEL, MAX_LEVEL + 1):
+                step = Contract(level, strain).step
+                sums[:, step] = per_level.reshape(BLOCKS, -1, _K)[:, level - MIN_LEVEL]
+        self.sums = sums
+        totals = sums.sum(axis=0)
+        self.n = totals[:, _N].astype(np.int64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.means = totals / totals[:, _N:_N + 1]
+        used = counts.reshape(BLOCKS, -1).sum(axis=1) > 0
+        blocks = sums[used]
+        rng = np.random.default_rng(seed)
+        if len(blocks):
+            weights = rng.multinomial(len(blocks), np.full(len(blocks), 1 / len(blocks)),
+                                      size=replicates)
+            resampled = (weights @ blocks.reshape(len(blocks), -1)).reshape(
+                replicates, len(LADDER), _K)
+        else:
+            resampled = np.zeros((replicates, len(LADDER), _K))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.boot = resampled / resampled[:, :, _N:_N + 1]
+        self.blocks = int(used.sum())
+
+    @property
+    def contracts(self) -> list[Contract]:
+        """The contracts with rows, in ladder order."""
+        return [c for c in LADDER if self.n[c.step]]
+
+    def tricks_counts(self) -> np.ndarray:
+        """Rows by strain and the declarer's tricks against both defenders: ``[5, 11]``."""
+        per_code = self.counts.sum(axis=0)
+        return per_code.reshape(len(Strain), 11, 121).sum(axis=2)
+
+    def _estimate(self, contract: Contract, point: float, replicates: np.ndarray) -> Estimate:
+        low, high = np.nanquantile(replicates, [0.025, 0.975]) if np.isfinite(
+            replicates).any() else (np.nan, np.nan)
+        return Estimate(float(point), float(low), float(high), int(self.n[contract.step]))
+
+    def _mean(self, contract: Contract, column: int) -> Estimate:
+        return self._estimate(contract, self.means[contract.step, column],
+                              self.boot[:, contract.step, column])
+
+    def _difference(self, contract: Contract, a: int, b: int, sign: int = 1) -> Estimate:
+        s = contract.step
+        return self._estimate(contract, sign * (self.means[s, a] - self.means[s, b]),
+                              sign * (self.boot[:, s, a] - self.boot[:, s, b]))
+
+    def make_rate(self, contract: Contract) -> Estimate:
+        """How often the declarer takes at least the level against both defenders."""
+        return self._rate(contract, _MAKE)
+
+    def quota(self, contract: Contract, mode: str) -> Estimate:
+        """How often the defence reaches its quota: ``both`` playing, or ``first`` or
+        ``second`` alone (Wilson interval)."""
+        return self._rate(contract, {"both": _QUOTA_BOTH, "first": _QUOTA_FIRST,
+                                     "second": _QUOTA_SECOND}[mode])
+
+    def _rate(self, contract: Contract, column: int) -> Estimate:
+        total = self.sums[:, contract.step].sum(axis=0)
+        return wilson(int(round(total[column])), int(total[_N]))
+
+    def money(self, contract: Contract, sequence: tuple[str, ...], role: str
+              ) -> tuple[Estimate, Estimate]:
+        """Expected kapíkia of ``role`` (declarer, first, second) under ``sequence``, as
+        (low, high) over the defenders' share: the two are the same unless the share
+        matters (a defender's own money after "play, play")."""
+        base = _SEQ0 + 5 * SEQUENCES.index(sequence)
+        if role == "declarer":
+            e = self._mean(contract, base)
+            return e, e
+        offset = {"first": 1, "second": 3}[role]
+        return self._mean(contract, base + offset), self._mean(contract, base + offset + 1)
+
+    def best_defence(self, contract: Contract) -> Estimate:
+        """The declarer's expected kapíkia when the defence, deal by deal, declares what
+        costs the declarer most."""
+        return self._mean(contract, _BEST)
+
+    def matrix(self, contract: Contract) -> list[list[Estimate]]:
+        """Paired differences of the defence's money (what the declarer loses) between the
+        four ways to defend (``OUTCOMES``): entry ``[i][j]`` is outcome i minus outcome j."""
+        columns = [_SEQ0 + 5 * SEQUENCES.index(seq) for seq in OUTCOMES]
+        return [[self._difference(contract, a, b, sign=-1) for b in columns] for a in columns]
+
+    def decisions(self, contract: Contract) -> list[Decision]:
+        """The defenders' choices compared deal by deal, each in the money of the one who
+        chooses (the defence as a whole for play against pass)."""
+        def col(seq, offset=0):
+            return _SEQ0 + 5 * SEQUENCES.index(seq) + offset
+
+        both, none = col(("play", "play")), col(("pass", "pass"))
+        first_alone, second_alone = col(("play", "pass", "alone")), col(("pass", "play", "pass"))
+        out = [
+            Decision("defence", "-", "both play", "both pass",
+                     self._difference(contract, both, none, sign=-1)),
+            Decision("defence", "-", "both play", "first alone",
+                     self._difference(contract, both, first_alone, sign=-1)),
+            Decision("defence", "-", "both play", "second alone",
+                     self._difference(contract, both, second_alone, sign=-1)),
+            Decision("first", "play, pass", "together", "alone",
+                     self._difference(contract, col(("play", "pass", "together"), 1),
+                                      col(("play", "pass", "alone"), 1))),
+            Decision("first", "pass, play", "together", "pass",
+                     self._difference(contract, col(("pass", "play", "together"), 1),
+                                      col(("pass", "play", "pass"), 1))),
+            Decision("second", "pass", "together", "play (then alone)",
+                     self._difference(contract, col(("pass", "together"), 3),
+                                      col(("pass", "play", "pass"), 3))),
+            Decision("first", "- (second plays)", "play", "pass",
+                     self._difference(contract, col(("play", "play"), 1),
+                                      col(("pass", "play", "pass"), 1)),
+                     self._difference(contract, col(("play", "play"), 2),
+                                      col(("pass", "play", "pass"), 1))),
+        ]
+        return out
+
+
+def defence_stats(path: str | Path, where: str | None = None, replicates: int = BOOTSTRAP,
+                  seed: int = 0, scheduler=None) -> DefenceStats:
+    """The defence statistics of the rows of a dataset that meet ``where`` (every defence
+    mode must have been studied), with ``replicates`` bootstrap replicates drawn from
+    ``seed``; with ``scheduler`` the files are read on a Dask cluster."""
+    if where:
+        parse_where(where)
+    counts = scan(path, partial(_file_counts, where=where), np.add,
+                  np.zeros((BLOCKS, len(Strain), _TRICKS), dtype=np.int64), scheduler)
+    return DefenceStats(counts, replicates, seed)

@@ -1,0 +1,236 @@
+"""`prefa stats defence`: quotas, the money of the seven declaration sequences and the
+paired comparisons, checked against hand-worked cases and a direct pandas computation."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from prefa_sim.cli import main
+from prefa_sim.contracts import LADDER, parse_contract
+from prefa_sim.dataset import SCHEMA
+from prefa_sim.settlement import DEFENCES, QUOTAS, settle
+from prefa_sim.stats.defence import (
+    OUTCOMES,
+    SEQUENCES,
+    defence_stats,
+    quota_reached,
+    sequence_money,
+)
+from prefa_sim.stats.intervals import wilson
+
+
+def synthetic(path, deals: int, seed: int, files: int = 3) -> pd.DataFrame:
+    """A dataset in the simulation schema with random tricks: every declarer and strain of
+    ``deals`` deals, cut into ``files`` parts; returns the rows as a DataFrame."""
+    rng = np.random.default_rng(seed)
+    rows = deals * 3 * 5
+    frame = pd.DataFrame({field.name: np.zeros(rows, dtype=field.type.to_pandas_dtype())
+                          for field in SCHEMA if field.name != "strain"})
+    frame["deal"] = np.repeat(np.arange(deals), 15)
+    frame["declarer"] = np.tile(np.repeat(np.arange(3), 5), deals).astype(np.int8)
+    frame["strain"] = np.tile(["S", "C", "D", "H", "NT"], deals * 3)
+    for mode in ("both", "first", "second"):
+        frame[f"tricks_{mode}"] = rng.integers(0, 11, rows).astype(np.int8)
+    frame = frame[SCHEMA.names]
+    path.mkdir()
+    for i, part in enumerate(np.array_split(np.arange(deals), files)):
+        chunk = frame[frame.deal.isin(part)]
+        pq.write_table(pa.Table.from_pandas(chunk, schema=SCHEMA, preserve_index=False),
+                       path / f"part-{i:05d}.parquet")
+    return frame
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    path = tmp_path_factory.mktemp("defence") / "run"
+    return path, synthetic(path, 120, seed=5)
+
+
+# -- the money of one deal ----------------------------------------------------------------
+
+@pytest.mark.parametrize("contract, sequence, tricks, expected", [
+    # docs/rules.md §6.13, netted: the pot's movement counts for the declarer.
+    ("7H", ("play", "play"), 7, (70 - 21, 0, 21, 0, 21)),
+    ("6S", ("play", "pass", "alone"), 8, (20 - 4, 4, 4, 0, 0)),
+    ("8D", ("play", "pass", "alone"), 7, (-80 - 24, 24, 24, 0, 0)),
+    ("7H", ("pass", "play", "pass"), 9, (63, 0, 0, -63, -63)),
+    ("7H", ("pass", "together"), 7, (70 - 21, 0, 0, 21, 21)),
+    ("7H", ("pass", "play", "together"), 6, (-70 - 28, 28, 28, 0, 0)),
+    ("6H", ("pass", "pass"), 3, (50, 0, 0, 0, 0)),  # no play: the tricks do not count
+    ("10S", ("play", "play"), 9, (-100 - 10, 0, 10, 0, 10)),
+    # 7H, declarer 8: the defence is one short; who pays depends on the share.
+    ("7H", ("play", "play"), 8, (56, -70, 14, -70, 14)),  # 8/2/0: C pays 56 + 14
+])
+def test_sequence_money_worked_cases(contract, sequence, tricks, expected):
+    assert sequence_money(parse_contract(contract), sequence, tricks) == expected
+
+
+@given(step=st.integers(0, 24), sequence=st.sampled_from(SEQUENCES),
+       tricks=st.integers(0, 10), data=st.data())
+def test_money_bounds_every_share(step, sequence, tricks, data):
+    contract = LADDER[step]
+    declarer, first_low, first_high, second_low, second_high = sequence_money(
+        contract, sequence, tricks)
+    players = DEFENCES[sequence].players
+    if len(players) == 2:
+        first = data.draw(st.integers(0, 10 - tricks))
+        share = {"declarer": tricks, "first": first, "second": 10 - tricks - first}
+    elif players:
+        share = {"declarer": tricks, players[0]: 10 - tricks}
+    else:
+        share = None
+    net = settle(contract, sequence, share).net
+    assert net["declarer"] == declarer  # whatever the share
+    assert first_low <= net["first"] <= first_high
+    assert second_low <= net["second"] <= second_high
+    if DEFENCES[sequence].caller or len(players) < 2:
+        assert first_low == first_high and second_low == second_high
+
+
+def test_quota_reached_by_the_table():
+    for contract in LADDER:
+        first, second, lone = QUOTAS[contract.level]
+        both = [t for t in range(11) if quota_reached(contract, t, False)]
+        alone = [t for t in range(11) if quota_reached(contract, t, True)]
+        assert both == list(range(11 - first - second))
+        assert alone == list(range(11 - lone))
+
+
+# -- statistics over a dataset ----------------------------------------------------------
+
+def declarer_net(contract, sequence, row) -> int:
+    """The declarer's money for one row, settled directly (all defence tricks to the first
+    defender when two play: the declarer's money does not depend on the share)."""
+    players = DEFENCES[sequence].players
+    if not players:
+        return settle(contract, sequence).net["declarer"]
+    mode = "both" if len(players) == 2 else players[0]
+    t = int(row[f"tricks_{mode}"])
+    return settle(contract, sequence, {"declarer": t, players[0]: 10 - t}).net["declarer"]
+
+
+def test_against_pandas(data):
+    path, frame = data
+    where = "declarer != 1"
+    stats = defence_stats(path, where, replicates=200, seed=3)
+    rows = frame[frame.declarer != 1]
+    for text in ("6S", "7H", "9NT", "10C"):
+        contract = parse_contract(text)
+        sub = rows[rows.strain == contract.strain.name]
+        assert stats.n[contract.step] == len(sub)
+        assert stats.make_rate(contract) == wilson(int((sub.tricks_both >= contract.level)
+                                                       .sum()), len(sub))
+        first, second, lone = QUOTAS[contract.level]
+        assert stats.quota(contract, "both") == wilson(
+            int((10 - sub.tricks_both >= first + second).sum()), len(sub))
+        assert stats.quota(contract, "second") == wilson(
+            int((10 - sub.tricks_second >= lone).sum()), len(sub))
+        money = {seq: np.array([declarer_net(contract, seq, r) for _, r in sub.iterrows()])
+                 for seq in SEQUENCES}
+        for seq in SEQUENCES:
+            e, same = stats.money(contract, seq, "declarer")
+            assert e is same and e.value == pytest.approx(money[seq].mean())
+            assert e.low <= e.value <= e.high
+        best = np.min([money[seq] for seq in OUTCOMES], axis=0)
+        assert stats.best_defence(contract).value == pytest.approx(best.mean())
+        matrix = stats.matrix(contract)
+        for i, a in enumerate(OUTCOMES):
+            for j, b in enumerate(OUTCOMES):
+                diff = -(money[a] - money[b])  # the defence's money
+                assert matrix[i][j].value == pytest.approx(diff.mean())
+                if i == j:
+                    assert matrix[i][j].low == matrix[i][j].high == 0
+
+
+def test_decisions_against_pandas(data):
+    path, frame = data
+    stats = defence_stats(path, replicates=200)
+    contract = parse_contract("7D")
+    sub = frame[frame.strain == "D"]
+    by_name = {(d.role, d.after, d.choice, d.other): d for d in stats.decisions(contract)}
+    lone = [settle(contract, ("play", "pass", "alone"),
+                   {"declarer": int(t), "first": 10 - int(t)}).net["first"]
+            for t in sub.tricks_first]
+    together = [-settle(contract, ("play", "pass", "together"),
+                        {"declarer": int(t), "first": 10 - int(t)}).transfers["declarer"]
+                for t in sub.tricks_both]
+    d = by_name["first", "play, pass", "together", "alone"]
+    assert d.difference.value == pytest.approx(np.mean(together) - np.mean(lone))
+    assert d.difference_high is None
+    ranged = by_name["first", "- (second plays)", "play", "pass"]
+    assert ranged.difference.value <= ranged.difference_high.value
+
+
+def test_bootstrap_is_seeded_paired_and_reads_blocks_of_deals(data):
+    path, _ = data
+    a = defence_stats(path, replicates=300, seed=9)
+    b = defence_stats(path, replicates=300, seed=9)
+    c = defence_stats(path, replicates=300, seed=10)
+    contract = parse_contract("8H")
+    assert a.best_defence(contract) == b.best_defence(contract)
+    assert a.best_defence(contract) != c.best_defence(contract)
+    assert a.blocks == 120  # fewer deals than blocks: every deal is its own block
+    # Paired: the interval of a difference is narrower than the two intervals side by side.
+    both, _ = a.money(contract, ("play", "play"), "declarer")
+    alone, _ = a.money(contract, ("play", "pass", "alone"), "declarer")
+    diff = a.matrix(contract)[0][1]
+    assert diff.high - diff.low < (both.high - both.low) + (alone.high - alone.low)
+
+
+def test_dask_gives_the_same_answer(data):
+    from distributed import Client, LocalCluster
+
+    path, _ = data
+    local = defence_stats(path, replicates=200)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        remote = defence_stats(path, replicates=200, scheduler=client)
+    assert np.array_equal(local.counts, remote.counts)
+    assert local.best_defence(LADDER[3]) == remote.best_defence(LADDER[3])
+
+
+# -- the command ------------------------------------------------------------------------
+
+def test_command_formats(data):
+    path, frame = data
+    runner = CliRunner()
+    result = runner.invoke(main, ["stats", "defence", str(path), "-c", "7H,6S",
+                                  "--bootstrap", "200"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert text.index("6S ") < text.index("7H ") and "by share" in text
+    assert f"{len(frame)} declarer-strain rows" in text
+    result = runner.invoke(main, ["stats", "defence", str(path), "-c", "7H", "--format",
+                                  "json", "--table", "all", "--bootstrap", "200"])
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert {r["table"] for r in records} == {"quota", "money", "decisions", "matrix"}
+    assert sum(r["table"] == "money" for r in records) == 7
+    assert sum(r["table"] == "matrix" for r in records) == 16
+    quota = next(r for r in records if r["table"] == "quota")
+    hearts = frame[frame.strain == "H"]
+    assert quota["rows"] == len(hearts)
+    assert quota["make"] == pytest.approx((hearts.tricks_both >= 7).mean())
+    result = runner.invoke(main, ["stats", "defence", str(path), "--format", "csv",
+                                  "--table", "quota"])
+    assert result.exit_code == 0 and len(result.output.splitlines()) == 26
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-c", "11H"], "unknown contract"),
+    (["--table", "odds"], "expected all or a comma-separated list"),
+    (["--format", "csv"], "CSV holds one table"),
+    (["--where", "trumps >> 3"], "is not a comparison"),
+    (["--where", "declarer > 5"], "no rows"),
+])
+def test_command_refuses(data, args, message):
+    path, _ = data
+    result = CliRunner().invoke(main, ["stats", "defence", str(path), *args])
+    assert result.exit_code != 0 and message in result.output
+    assert "Traceback" not in result.output
