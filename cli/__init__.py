@@ -7,8 +7,10 @@ from prefa_sim import __version__
 from .auction import auction
 from .common import PrefaGroup
 from .game import game
+from .makerate import makerate
 from .odds import odds
 from .plot import plot
+from .report import report
 from .score import score
 from .simulate import show, simulate_command
 from .solve import solve
@@ -26,6 +28,6 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show, odds, stats, plot):
+for command in (solve, auction, score, game, show, makerate, odds, stats, plot, report):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")

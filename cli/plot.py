@@ -6,9 +6,16 @@ import click
 
 from prefa_sim.cards import parse_strain
 from prefa_sim.dataset import DatasetError
-from prefa_sim.simulate import RunError, read_manifest
+from prefa_sim.simulate import scenario_name
 from prefa_sim.stats.groups import MODES, StatsError
-from prefa_sim.stats.plots import KINDS, features_figure, makerate_figure, save, tricks_figure
+from prefa_sim.stats.plots import (
+    KINDS,
+    defence_figure,
+    features_figure,
+    makerate_figure,
+    save,
+    tricks_figure,
+)
 
 from .common import PrefaCommand
 
@@ -22,16 +29,22 @@ from .common import PrefaCommand
               help="Defence mode.")
 @click.option("-t", "--trump", default="H", show_default=True,
               help="The trump suit of the features figure.")
-def plot(kind, dataset, out, mode, trump):
+@click.option("--where", default=None, metavar="EXPR",
+              help="The defence figure: keep rows that meet comparisons joined by 'and', "
+                   "e.g. 'trumps_after >= 5'.")
+def plot(kind, dataset, out, mode, trump, where):
     """Draw a figure of DATASET: makerate (a heat map of make-rates by level and strain),
-    tricks (the declarer's tricks by strain) or features (make-rate against trump length
-    after the widow, with interval bands)."""
+    tricks (the declarer's tricks by strain), defence (the defence's quota rates and the
+    declarer's money against each way to defend, by contract) or features (make-rate
+    against trump length after the widow, with interval bands)."""
     try:
-        scenario = _scenario_name(dataset)
+        scenario = scenario_name(dataset)
         if kind == "makerate":
             fig = makerate_figure(dataset, scenario, mode)
         elif kind == "tricks":
             fig = tricks_figure(dataset, scenario, mode)
+        elif kind == "defence":
+            fig = defence_figure(dataset, scenario, where)
         else:
             strain = parse_strain(trump)
             if strain.name == "NT":
@@ -40,15 +53,3 @@ def plot(kind, dataset, out, mode, trump):
         click.echo(f"wrote {save(fig, out)}")
     except (StatsError, DatasetError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
-
-
-def _scenario_name(dataset: str) -> str:
-    try:
-        config = read_manifest(dataset)
-    except (RunError, NotADirectoryError):
-        config = None
-    if config is None:
-        return "as in the dataset"
-    if config.replay:
-        return "replayed deals"
-    return config.scenario.get("name", "random deals") if config.scenario else "random deals"

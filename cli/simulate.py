@@ -125,30 +125,44 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     else:
         source = (f"replaying {_name(replay)}" if replay else
                   f"resuming seed {config.seed}" if resume else f"seed {config.seed}")
-        progress = ProgressReport(config, f"{source}: {config.deals} deals in {config.chunks} "
-                                          f"chunks into {out}", workers, scheduler)
-        try:
-            simulate(config, out, workers, resume, force, progress.update, scheduler,
-                     replayed, on_plan=progress.start)
-        except KeyboardInterrupt:
-            progress.close()
-            click.echo(f"\ninterrupted: {_folder_state(out, progress.plan)}", err=True)
-            sys.exit(130)
-        except ScenarioError as exc:
-            progress.close()
-            raise click.ClickException(f"{exc}\n{_folder_state(out, progress.plan)}") from None
-        except (ValueError, OSError) as exc:
-            progress.close()
-            raise click.ClickException(str(exc)) from None
-        except BrokenProcessPool:
-            progress.close()
-            raise click.ClickException("a worker process died (out of memory?); "
-                                       f"{_folder_state(out, progress.plan)}") from None
-        progress.close()
+        run_with_progress(config, out, f"{source}: {config.deals} deals in {config.chunks} "
+                                       f"chunks into {out}", workers, scheduler, resume, force,
+                          replayed)
     click.echo(make_rate_summary(out, config))
     if bad_lines:
         click.echo(f"prefa simulate: {bad_lines} bad line(s) of {_name(replay)} skipped", err=True)
         sys.exit(1)
+
+
+def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
+                      scheduler=None, resume: bool = False, force: bool = False,
+                      replayed=None, keep_hint: bool = True) -> None:
+    """Run ``config`` into ``out`` with a progress report on stderr; Ctrl-C exits 130 and
+    every failure is a clean message saying what the folder holds (``keep_hint``: how to
+    finish the run, for a folder the user keeps)."""
+    progress = ProgressReport(config, header, workers, scheduler)
+
+    def state() -> str:
+        return _folder_state(out, progress.plan) if keep_hint else "nothing was kept"
+
+    try:
+        simulate(config, out, workers, resume, force, progress.update, scheduler,
+                 replayed, on_plan=progress.start)
+    except KeyboardInterrupt:
+        progress.close()
+        click.echo(f"\ninterrupted: {state()}", err=True)
+        sys.exit(130)
+    except ScenarioError as exc:
+        progress.close()
+        raise click.ClickException(f"{exc}\n{state()}") from None
+    except (ValueError, OSError) as exc:
+        progress.close()
+        raise click.ClickException(str(exc)) from None
+    except BrokenProcessPool:
+        progress.close()
+        raise click.ClickException(f"a worker process died (out of memory?); {state()}") \
+            from None
+    progress.close()
 
 
 def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, strains, modes,

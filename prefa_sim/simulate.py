@@ -33,7 +33,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .cards import ALL_CARDS, Strain, parse_hand, popcount
+from .cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
 from .dataset import records_table, table_records
 from .jsonl import decode, numbered_lines, unexpected
 from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
@@ -240,6 +240,38 @@ def read_manifest(out_dir: str | Path) -> RunConfig | None:
     except (OSError, ValueError, RecursionError) as exc:
         raise RunError(f"{manifest} is not a whole run record of prefa-sim ({exc}); "
                        "use --force to start the run again") from None
+
+
+def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
+    """What made the dataset in ``out_dir``, as (label, text) pairs for a reader: the
+    scenario, the seed, the deals and what was studied; empty when it has no run record."""
+    try:
+        config = read_manifest(out_dir) if Path(out_dir).is_dir() else None
+    except RunError:
+        config = None
+    if config is None:
+        return []
+    about = [("deals", f"{config.deals:,}")]
+    if config.replay:
+        about.append(("deals from", "a replayed file (their own dealers)"))
+    else:
+        scenario = parse_scenario(config.scenario) if config.scenario else Scenario()
+        about += [("seed", str(config.seed)), ("scenario", scenario.name),
+                  ("description", scenario.description), ("dealer", f"seat {scenario.dealer}")]
+        about += [(f"fixed ({role})", format_hand(mask)) for role, mask in
+                  scenario.fixed.items() if mask]
+        about += [("constraint", c.text) for c in scenario.constraints]
+    about += [("declaring seats", ", ".join(map(str, config.declarers))),
+              ("strains", ", ".join(config.strains)), ("defence modes", ", ".join(config.modes))]
+    return about
+
+
+def scenario_name(out_dir: str | Path) -> str:
+    """The name of the scenario behind a dataset, for captions."""
+    about = dict(describe_run(out_dir))
+    if not about:
+        return "as in the dataset"
+    return about.get("scenario", "replayed deals")
 
 
 def written_chunks(out_dir: Path, config: RunConfig) -> set[int]:

@@ -2,8 +2,13 @@
 
 import random
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from hypothesis import strategies as st
 
+from prefa_sim.dataset import SCHEMA
 from prefa_sim.game import random_cards as random_deal  # noqa: F401 (used by the tests)
 from prefa_sim.position import Position
 from prefa_sim.tricks import legal_cards_mask
@@ -55,3 +60,24 @@ def reference_value(pos: Position) -> int:
     """The declarer's tricks from ``pos`` by plain exhaustive minimax."""
     hands = [pos.hand(s) for s in range(3)]
     return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick)
+
+
+def synthetic(path, deals: int, seed: int, files: int = 3) -> pd.DataFrame:
+    """A dataset in the simulation schema with random tricks: every declarer and strain of
+    ``deals`` deals, cut into ``files`` parts; returns the rows as a DataFrame."""
+    rng = np.random.default_rng(seed)
+    rows = deals * 3 * 5
+    frame = pd.DataFrame({field.name: np.zeros(rows, dtype=field.type.to_pandas_dtype())
+                          for field in SCHEMA if field.name != "strain"})
+    frame["deal"] = np.repeat(np.arange(deals), 15)
+    frame["declarer"] = np.tile(np.repeat(np.arange(3), 5), deals).astype(np.int8)
+    frame["strain"] = np.tile(["S", "C", "D", "H", "NT"], deals * 3)
+    for mode in ("both", "first", "second"):
+        frame[f"tricks_{mode}"] = rng.integers(0, 11, rows).astype(np.int8)
+    frame = frame[SCHEMA.names]
+    path.mkdir()
+    for i, part in enumerate(np.array_split(np.arange(deals), files)):
+        chunk = frame[frame.deal.isin(part)]
+        pq.write_table(pa.Table.from_pandas(chunk, schema=SCHEMA, preserve_index=False),
+                       path / f"part-{i:05d}.parquet")
+    return frame

@@ -65,3 +65,27 @@ def test_the_command_writes_png_and_svg_and_refuses_other_files(dataset, tmp_pat
     assert result.exit_code == 1 and "trump suit" in result.output
     with pytest.raises(ValueError):
         save(tricks_figure(dataset), tmp_path / "y.pdf")
+
+
+def test_the_defence_figure_draws_quotas_and_money(tmp_path):
+    from prefa_sim.contracts import LADDER
+    from prefa_sim.stats.defence import OUTCOMES, defence_stats
+    from prefa_sim.stats.plots import defence_figure
+
+    from .helpers import synthetic
+
+    path = tmp_path / "run"
+    synthetic(path, 40, seed=2, files=2)
+    stats = defence_stats(path, "declarer == 0", replicates=200)
+    fig = defence_figure(path, "test", "declarer == 0", replicates=200)
+    top, bottom = fig.axes
+    both = top.containers[0].lines[0].get_ydata()  # the quota with both defenders playing
+    assert np.allclose(both, [100 * stats.quota(c, "both").value for c in LADDER])
+    for k, seq in enumerate(OUTCOMES):
+        drawn = bottom.containers[k].lines[0].get_ydata()
+        assert np.allclose(drawn, [stats.money(c, seq, "declarer")[0].value for c in LADDER])
+    assert [t.get_text() for t in bottom.get_xticklabels()] == [str(c) for c in LADDER]
+    assert "200 declarer-strain rows with declarer == 0" in fig.texts[0].get_text()
+    result = CliRunner().invoke(main, ["plot", "defence", str(path), "-o",
+                                       str(tmp_path / "d.svg"), "--where", "declarer == 5"])
+    assert result.exit_code == 1 and "no rows" in result.output

@@ -4,9 +4,6 @@ paired comparisons, checked against hand-worked cases and a direct pandas comput
 import json
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -14,7 +11,6 @@ from hypothesis import strategies as st
 
 from prefa_sim.cli import main
 from prefa_sim.contracts import LADDER, parse_contract
-from prefa_sim.dataset import SCHEMA
 from prefa_sim.settlement import DEFENCES, QUOTAS, settle
 from prefa_sim.stats.defence import (
     OUTCOMES,
@@ -25,26 +21,7 @@ from prefa_sim.stats.defence import (
 )
 from prefa_sim.stats.intervals import wilson
 
-
-def synthetic(path, deals: int, seed: int, files: int = 3) -> pd.DataFrame:
-    """A dataset in the simulation schema with random tricks: every declarer and strain of
-    ``deals`` deals, cut into ``files`` parts; returns the rows as a DataFrame."""
-    rng = np.random.default_rng(seed)
-    rows = deals * 3 * 5
-    frame = pd.DataFrame({field.name: np.zeros(rows, dtype=field.type.to_pandas_dtype())
-                          for field in SCHEMA if field.name != "strain"})
-    frame["deal"] = np.repeat(np.arange(deals), 15)
-    frame["declarer"] = np.tile(np.repeat(np.arange(3), 5), deals).astype(np.int8)
-    frame["strain"] = np.tile(["S", "C", "D", "H", "NT"], deals * 3)
-    for mode in ("both", "first", "second"):
-        frame[f"tricks_{mode}"] = rng.integers(0, 11, rows).astype(np.int8)
-    frame = frame[SCHEMA.names]
-    path.mkdir()
-    for i, part in enumerate(np.array_split(np.arange(deals), files)):
-        chunk = frame[frame.deal.isin(part)]
-        pq.write_table(pa.Table.from_pandas(chunk, schema=SCHEMA, preserve_index=False),
-                       path / f"part-{i:05d}.parquet")
-    return frame
+from .helpers import synthetic
 
 
 @pytest.fixture(scope="module")

@@ -243,6 +243,16 @@ class DefenceStats:
         costs the declarer most."""
         return self._mean(contract, _BEST)
 
+    def best_defence_difference(self, a: Contract, b: Contract) -> Estimate:
+        """What naming ``a`` rather than ``b`` gains the declarer against the best defence,
+        paired over the same deals (both contracts' rows come from the same resampled
+        deals)."""
+        point = self.means[a.step, _BEST] - self.means[b.step, _BEST]
+        replicates = self.boot[:, a.step, _BEST] - self.boot[:, b.step, _BEST]
+        low, high = np.nanquantile(replicates, [0.025, 0.975])
+        return Estimate(float(point), float(low), float(high),
+                        int(min(self.n[a.step], self.n[b.step])))
+
     def matrix(self, contract: Contract) -> list[list[Estimate]]:
         """Paired differences of the defence's money (what the declarer loses) between the
         four ways to defend (``OUTCOMES``): entry ``[i][j]`` is outcome i minus outcome j."""

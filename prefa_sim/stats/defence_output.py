@@ -90,43 +90,48 @@ RECORDS = {"quota": quota_records, "money": money_records, "decisions": decision
            "matrix": matrix_records}
 
 
-def _pct(r: dict, name: str) -> str:
+def pct_text(r: dict, name: str) -> str:
     return f"{100 * r[name]:.1f}% ({100 * r[name + '_low']:.1f}-{100 * r[name + '_high']:.1f})"
 
 
-def _money(r: dict, name: str) -> str:
+def money_text(r: dict, name: str) -> str:
     value, low, high = r[name], r[name + "_low"], r[name + "_high"]
     if value == low == high:  # no spread: a fixed payment, or a player out of play
         return "0" if value == 0 else f"{value:+.1f}"
     return f"{value:+.1f} ({low:+.1f}..{high:+.1f})"
 
 
-def _share(r: dict, name: str) -> str:
+def share_text(r: dict, name: str) -> str:
     worst, best = f"{name}_worst_share", f"{name}_best_share"
     if r[worst] == r[best]:
-        return _money(r, worst)
+        return money_text(r, worst)
     return f"{r[worst]:+.1f} to {r[best]:+.1f} by share"
+
+
+def table_cells(table: str, rows: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells of the ``quota``, ``money`` or ``decisions`` table."""
+    if table == "quota":
+        header = ["contract", "rows", "declarer makes", "quota, both play", "quota, first alone",
+                  "quota, second alone", "declarer vs best defence"]
+        body = [[r["contract"], str(r["rows"]), pct_text(r, "make"), pct_text(r, "quota_both"),
+                 pct_text(r, "quota_first"), pct_text(r, "quota_second"),
+                 money_text(r, "declarer_vs_best_defence")] for r in rows]
+    elif table == "money":
+        header = ["contract", "declarations", "declarer", "first defender", "second defender"]
+        body = [[r["contract"], r["declarations"], money_text(r, "declarer"),
+                 share_text(r, "first"), share_text(r, "second")] for r in rows]
+    else:
+        header = ["contract", "who", "after", "choice", "versus", "gain per deal"]
+        body = [[r["contract"], r["who"], r["after"], r["choice"], r["versus"],
+                 share_text(r, "difference")] for r in rows]
+    return header, body
 
 
 def table_text(table: str, rows: list[dict], markdown: bool = False) -> str:
     """One table's records as aligned text (or Markdown)."""
-    if table == "quota":
-        header = ["contract", "rows", "declarer makes", "quota, both play", "quota, first alone",
-                  "quota, second alone", "declarer vs best defence"]
-        body = [[r["contract"], str(r["rows"]), _pct(r, "make"), _pct(r, "quota_both"),
-                 _pct(r, "quota_first"), _pct(r, "quota_second"),
-                 _money(r, "declarer_vs_best_defence")] for r in rows]
-    elif table == "money":
-        header = ["contract", "declarations", "declarer", "first defender", "second defender"]
-        body = [[r["contract"], r["declarations"], _money(r, "declarer"), _share(r, "first"),
-                 _share(r, "second")] for r in rows]
-    elif table == "decisions":
-        header = ["contract", "who", "after", "choice", "versus", "gain per deal"]
-        body = [[r["contract"], r["who"], r["after"], r["choice"], r["versus"],
-                 _share(r, "difference")] for r in rows]
-    else:
+    if table == "matrix":
         return _matrix_text(rows, markdown)
-    return text_table(header, body, markdown)
+    return text_table(*table_cells(table, rows), markdown)
 
 
 def _matrix_text(rows: list[dict], markdown: bool) -> str:
@@ -134,7 +139,7 @@ def _matrix_text(rows: list[dict], markdown: bool) -> str:
     for contract in dict.fromkeys(r["contract"] for r in rows):
         cells = {(r["defence"], r["versus"]): r for r in rows if r["contract"] == contract}
         header = [f"{contract}: defence minus", *OUTCOME_NAMES]
-        body = [[name, *("-" if name == other else _money(cells[name, other], "difference")
+        body = [[name, *("-" if name == other else money_text(cells[name, other], "difference")
                          for other in OUTCOME_NAMES)] for name in OUTCOME_NAMES]
         parts.append(text_table(header, body, markdown))
     return "\n\n".join(parts)

@@ -7,6 +7,7 @@ the Okabe-Ito palette for lines).
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -16,13 +17,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..cards import Strain  # noqa: E402
-from ..contracts import MAX_LEVEL, MIN_LEVEL  # noqa: E402
+from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
+from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats  # noqa: E402
 from .groups import group_make_rates  # noqa: E402
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
              "#000000")
 LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)
-KINDS = ("makerate", "tricks", "features")
+KINDS = ("makerate", "tricks", "defence", "features")
 
 
 def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True) -> None:
@@ -100,6 +102,92 @@ def features_figure(path: str | Path, scenario: str = "random deals", mode: str 
     ax.legend(title="contract", fontsize=8)
     _caption(fig, sum(g.n for g in groups), scenario, mode)
     fig.subplots_adjust(bottom=0.21)
+    return fig
+
+
+def _by_contract(ax, contracts, estimates, label, colour, offset=0.0, scale=1.0) -> None:
+    x = np.arange(len(contracts)) + offset
+    values = np.array([scale * e.value for e in estimates])
+    errors = np.array([[scale * (e.value - e.low) for e in estimates],
+                       [scale * (e.high - e.value) for e in estimates]])
+    ax.errorbar(x, values, yerr=np.maximum(errors, 0), fmt="o", markersize=3.5, capsize=2,
+                color=colour, label=label, linewidth=1)
+
+
+def _contract_axis(ax, contracts) -> None:
+    ax.set_xticks(range(len(contracts)), [str(c) for c in contracts], rotation=90, fontsize=7)
+    for k in range(1, len(contracts)):  # a faint line between levels
+        if contracts[k].level != contracts[k - 1].level:
+            ax.axvline(k - 0.5, color="#dddddd", linewidth=0.8, zorder=0)
+
+
+def defence_figure(path: str | Path, scenario: str = "random deals", where: str | None = None,
+                   replicates: int = 1000):
+    """Per contract: how often the defence reaches its quota (both playing, each alone),
+    and what the declarer nets against each way to defend, with intervals."""
+    stats = defence_stats(path, where, replicates)
+    contracts = stats.contracts
+    if not contracts:
+        raise ValueError(f"no rows of {path} with all three defence modes"
+                         + (f" meet {where}" if where else ""))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    for k, (mode, label) in enumerate((("both", "both play"), ("first", "first alone"),
+                                       ("second", "second alone"))):
+        _by_contract(top, contracts, [stats.quota(c, mode) for c in contracts], label,
+                     OKABE_ITO[k], (k - 1) * 0.22, 100)
+    top.set_ylabel("defence reaches its quota (%)")
+    top.set_ylim(0, 102)
+    top.legend(title="who defends", fontsize=8, loc="lower right")
+    top.set_title("The defence against each contract (double dummy, with the widow)",
+                  fontsize=11)
+    for k, (seq, label) in enumerate(zip(OUTCOMES, OUTCOME_NAMES, strict=True)):
+        _by_contract(bottom, contracts, [stats.money(c, seq, "declarer")[0] for c in contracts],
+                     label, OKABE_ITO[k], (k - 1.5) * 0.18)
+    bottom.axhline(0, color="#444444", linewidth=0.8)
+    bottom.set_ylabel("declarer's kapíkia per deal")
+    bottom.legend(title="defence declares", fontsize=8, loc="lower left")
+    _contract_axis(top, contracts)
+    _contract_axis(bottom, contracts)
+    bottom.set_xlabel("contract")
+    rows = int(stats.counts.sum())
+    fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows{f' with {where}' if where else ''}, "
+             f"each counted as if it named every contract; scenario: {scenario}\nkapíkia as "
+             "prefa score nets them (full pot, no aces); 95% Wilson (rates) and "
+             "bootstrap-over-deals (kapíkia) intervals", fontsize=7, color="#444444")
+    fig.subplots_adjust(bottom=0.14, top=0.94, hspace=0.08)
+    return fig
+
+
+def prospects_figure(records: list[dict], title: str, caption: str):
+    """One hand's contracts: the make probability and the expected kapíkia against the
+    best defence, with intervals, the best contract marked and passing at zero."""
+    contracts = [c for c in LADDER if str(c) in {r["contract"] for r in records}]
+    by_name = {r["contract"]: r for r in records}
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    x = np.arange(len(contracts))
+    colours = [OKABE_ITO[int(c.strain)] for c in contracts]
+    for axis, name, scale in ((top, "make", 100), (bottom, "value", 1)):
+        rs = [by_name[str(c)] for c in contracts]
+        values = np.array([scale * r[name] for r in rs])
+        low = np.array([scale * r[f"{name}_low"] for r in rs])
+        high = np.array([scale * r[f"{name}_high"] for r in rs])
+        axis.vlines(x, low, high, colors=colours, linewidth=2)
+        axis.scatter(x, values, c=colours, s=18, zorder=3)
+    best = [k for k, c in enumerate(contracts) if by_name[str(c)]["best"]]
+    for k in best:
+        bottom.scatter([k], [by_name[str(contracts[k])]["value"]], s=140, facecolors="none",
+                       edgecolors="black", zorder=4, label="best contract")
+    bottom.axhline(0, color="#444444", linewidth=0.8, label="pass (0)")
+    top.set_ylabel("declarer makes it (%)")
+    top.set_ylim(0, 102)
+    bottom.set_ylabel("kapíkia per deal\nagainst the best defence")
+    bottom.legend(fontsize=8, loc="lower left")
+    _contract_axis(top, contracts)
+    _contract_axis(bottom, contracts)
+    bottom.set_xlabel("contract (colour: strain)")
+    top.set_title(title, fontsize=11)
+    fig.text(0.01, 0.01, textwrap.fill(caption, 170), fontsize=7, color="#444444")
+    fig.subplots_adjust(bottom=0.15, top=0.93, hspace=0.08)
     return fig
 
 

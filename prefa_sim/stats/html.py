@@ -1,0 +1,171 @@
+"""A dataset's report as one self-contained HTML page.
+
+The page holds what made the dataset, the make-rate tables, the defence tables and the
+figures (PNG, embedded as data URIs), with every figure's interval and convention said
+beside it.  It has no script and loads nothing from elsewhere: it opens the same from a
+mail attachment as from a web server.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..cards import Strain
+from .defence import defence_stats
+from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
+from .groups import group_make_rates
+from .output import makerate_rows
+
+_STYLE = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
+       max-width: 1100px; margin: 2em auto; padding: 0 1.2em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; font-size: 1.25em; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.86em; }
+th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e3e3; text-align: right;
+         white-space: nowrap; }
+th { background: #f4f4f6; } td:first-child, th:first-child { text-align: left; }
+td.text, th.text { text-align: left; }
+.note { color: #555; font-size: 0.9em; max-width: 60em; }
+.small { color: #a0522d; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; }
+figcaption { color: #555; font-size: 0.9em; }
+details summary { cursor: pointer; font-weight: 600; margin: 0.6em 0; }
+"""
+
+
+def _table(header: Sequence[str], body: Sequence[Sequence[str]], text_columns: int = 1) -> str:
+    def cell(tag: str, i: int, value: str) -> str:
+        cls = ' class="text"' if i < text_columns else ""
+        return f"<{tag}{cls}>{html.escape(value)}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(header))
+    rows = "".join("<tr>" + "".join(cell("td", i, v) for i, v in enumerate(r)) + "</tr>"
+                   for r in body)
+    thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""
+    return f"<table>{thead}<tbody>{rows}</tbody></table>"
+
+
+def _figure(fig, alt: str, caption: str) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def makerate_section(path: str | Path) -> str:
+    """Make-rates by strain, and by strain and the declarer's position."""
+    parts = []
+    for by, title in ((("strain",), "by strain"),
+                      (("strain", "position"), "by strain and position (0 first hand, "
+                                               "1 second hand, 2 dealer)")):
+        rows = makerate_rows(group_make_rates(path, by), by)
+        header = [*by, "rows", "mean tricks", *(f"make {lv}" for lv in range(6, 11))]
+        body = [[*(str(r[f]) for f in by), f"{r['rows']:,}" + (" (small)" if r["small"] else ""),
+                 f"{r['mean']:.2f} ({r['mean_low']:.2f}-{r['mean_high']:.2f})",
+                 *(pct_text(r, f"make_{lv}") for lv in range(6, 11))] for r in rows]
+        parts.append(f"<h3>Make-rate {html.escape(title)}</h3>"
+                     + _table(header, body, len(by)))
+    return "".join(parts)
+
+
+def defence_section(path: str | Path, where: str | None, replicates: int) -> str:
+    """The quota table in full; money and decisions folded away (they are long)."""
+    stats = defence_stats(path, where, replicates)
+    contracts = stats.contracts
+    if not contracts:
+        return "<p>No rows with all three defence modes studied: the dataset was made " \
+               "with fewer <code>--modes</code>.</p>"
+    parts = [f'<p class="note">{html.escape(CONVENTIONS)}</p>']
+    for table, folded, text_columns in (("quota", False, 1), ("money", True, 2),
+                                        ("decisions", True, 5)):
+        title = html.escape(TITLES[table])
+        cells = _table(*table_cells(table, RECORDS[table](stats, contracts)), text_columns)
+        parts.append(f"<details><summary>{title}</summary>{cells}</details>" if folded
+                     else f"<h3>{title}</h3>{cells}")
+    return "".join(parts)
+
+
+def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
+                where: str | None = None, replicates: int = 1000,
+                trump: Strain = Strain.H) -> str:
+    """The whole page for the dataset at ``path``; ``about`` describes the run (see
+    ``prefa_sim.simulate.describe_run``), ``where`` filters the defence section."""
+    from .plots import defence_figure, features_figure, makerate_figure, tricks_figure
+
+    scenario = dict(about).get("scenario", "as in the dataset")
+    rows = sum(g.n for g in group_make_rates(path, ()))
+    run = _table(["", ""], [[k, v] for k, v in about], 2) if about else \
+        "<p>The dataset has no run record (a single Parquet file?).</p>"
+    figures = [
+        _figure(makerate_figure(path, scenario), "make-rate heat map",
+                "How often the declarer makes each level in each strain, against both "
+                "defenders; 95% Wilson interval in each cell."),
+        _figure(tricks_figure(path, scenario), "declarer's tricks by strain",
+                "The distribution of the declarer's double-dummy tricks in each strain."),
+        _figure(features_figure(path, scenario, strain=trump), "make-rate against trump length",
+                f"Make-rate of every level against the number of {trump.name} held after the "
+                "widow and the best discard, with 95% bands."),
+    ]
+    defence = defence_section(path, where, replicates)
+    if "<table>" in defence:
+        figures.append(_figure(defence_figure(path, scenario, where, replicates),
+                               "defence by contract",
+                               "Top: how often the defence reaches its quota. Bottom: what the "
+                               "declarer nets against each way to defend."
+                               + (f" Rows with {where}." if where else "")))
+    filtered = f" (rows with {html.escape(where)})" if where else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+</head>
+<body>
+<h1>{html.escape(title)}</h1>
+<p class="note">{rows:,} declarer-strain rows. Every deal is solved double-dummy (every player
+sees every card) with the widow and the declarer's best discard. Rates carry 95% Wilson
+intervals; rows pooled over the declarers of one deal share its cards, so those intervals are
+somewhat narrow; money carries bootstrap intervals over deals.</p>
+<h2>The run</h2>
+{run}
+<h2>Make-rates</h2>
+{makerate_section(path)}
+<h2>Figures</h2>
+{"".join(figures)}
+<h2>The defence{filtered}</h2>
+{defence}
+<p class="note">Made by prefa-sim. Rules: docs/rules.md of the project.</p>
+</body>
+</html>
+"""
+
+
+def write_report(text: str, out: str | Path) -> Path:
+    """Write the page through a temporary file and a rename: a failed write leaves an
+    earlier report whole."""
+    out = Path(out)
+    fd, temporary = tempfile.mkstemp(dir=out.parent or ".", prefix=f".{out.name}.",
+                                     suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(temporary, out)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return out
