@@ -5,7 +5,9 @@
 Writes a synthetic dataset in the simulation schema (random hands, tricks and features:
 the numbers are meaningless, only the work is real) into a temporary folder, then times
 ``group_make_rates`` grouped by strain and position, and by features after the widow
-(computed from the hands, the widow and the discard), with a filter.  The peak resident
+(computed from the hands, the widow and the discard), with a filter, and the defence
+statistics (``defence_stats``: quotas, the money of every declaration sequence and their
+bootstrap over deals).  The peak resident
 memory of the process (writing included) is printed at the end.
 """
 
@@ -22,14 +24,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from prefa_sim.dataset import SCHEMA
+from prefa_sim.stats.defence import _values, defence_stats
 from prefa_sim.stats.groups import group_make_rates
 
 
-def synthetic_part(rng: np.random.Generator, rows: int) -> pa.Table:
-    """Random values of the right types in every column of the dataset."""
+def synthetic_part(rng: np.random.Generator, rows: int, first_row: int = 0) -> pa.Table:
+    """Random values of the right types in every column of the dataset; 15 rows a deal."""
     columns = {}
     for field in SCHEMA:
-        if field.name == "strain":
+        if field.name == "deal":
+            columns["deal"] = pa.array((first_row + np.arange(rows)) // 15)
+        elif field.name == "strain":
             columns[field.name] = pa.array(rng.choice(["S", "C", "D", "H", "NT"], rows))
         elif pa.types.is_uint32(field.type):
             columns[field.name] = pa.array(rng.integers(0, 2**32, rows, dtype=np.uint32))
@@ -51,7 +56,8 @@ def main() -> None:
         out = Path(folder)
         per_file = args.rows // args.files
         for index in range(args.files):
-            pq.write_table(synthetic_part(rng, per_file), out / f"part-{index:05d}.parquet")
+            pq.write_table(synthetic_part(rng, per_file, index * per_file),
+                           out / f"part-{index:05d}.parquet")
         rows = per_file * args.files
         print(f"prefa-sim statistics benchmark: {rows:,} rows in {args.files} files, one core")
         for label, by, where in (
@@ -63,6 +69,13 @@ def main() -> None:
             seconds = time.perf_counter() - start
             print(f"{label}: {len(groups)} groups, {rows / seconds / 1e6:.2f} million rows/s "
                   f"({seconds:.1f} s)")
+        _values()  # the money table is built once per process: not part of the scan
+        start = time.perf_counter()
+        stats = defence_stats(out, replicates=1000)
+        seconds = time.perf_counter() - start
+        print(f"defence (quotas, 7 sequences x 3 players, 25 contracts, 1000 bootstrap "
+              f"replicates): {len(stats.contracts)} contracts, {rows / seconds / 1e6:.2f} "
+              f"million rows/s ({seconds:.1f} s)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory: {peak:.0f} MiB")
 

@@ -278,6 +278,13 @@ class ProgressReport:
                     if self.constrained else "")
         return f"{rate:.1f} deals/s{accepted}"
 
+    def _eta(self, p: Progress) -> str:
+        run = p.done - (self.config.chunks - self.total)
+        if not run or p.done == p.total:
+            return ""
+        seconds = round(p.seconds / run * (p.total - p.done))
+        return f", about {seconds // 60}:{seconds % 60:02d} to go"
+
     def update(self, p: Progress) -> None:
         if self.bar is not None:
             self.bar.update(1, self._info(p))
@@ -285,7 +292,7 @@ class ProgressReport:
         run = p.done - (self.config.chunks - self.total)
         if run * 10 >= self.next_tenth * self.total:
             self.next_tenth = run * 10 // self.total + 1
-            click.echo(f"{p.done}/{p.total} chunks, {self._info(p)}", err=True)
+            click.echo(f"{p.done}/{p.total} chunks, {self._info(p)}{self._eta(p)}", err=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -95,3 +95,20 @@ def test_the_command_in_every_format(dataset):
                            "at most 8 features")):
         result = run(*args)
         assert result.exit_code == 1 and message in result.output
+
+
+def test_dask_counts_the_same_groups(dataset):
+    from distributed import Client, LocalCluster
+
+    local = group_make_rates(dataset, ("position", "trumps_after"), "strain == H")
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        remote = group_make_rates(dataset, ("position", "trumps_after"), "strain == H",
+                                  scheduler=client)
+        result = CliRunner().invoke(main, ["stats", "makerate", str(dataset), "--scheduler",
+                                           cluster.scheduler_address, "--format", "json"])
+    assert [(g.key, g.counts.tolist()) for g in remote] == \
+        [(g.key, g.counts.tolist()) for g in local]
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["rows"] for line in result.output.splitlines()] == \
+        [g.n for g in group_make_rates(dataset, ("strain",))]
