@@ -17,7 +17,7 @@ from prefa_sim.prospects import (
 )
 from prefa_sim.scenario import ScenarioError
 from prefa_sim.seats import DEFAULT_DEALER, seat_label, seat_of
-from prefa_sim.simulate import RunError
+from prefa_sim.simulate import RunError, is_finished, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.workers import default_workers
 
@@ -66,6 +66,9 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
     if plot_file and Path(plot_file).suffix.lower() not in (".png", ".svg"):
         raise click.BadParameter(f"{plot_file}: a figure is written as .png or .svg",
                                  param_hint="--plot")
+    if plot_file and not Path(plot_file).parent.is_dir():
+        raise click.BadParameter(f"the folder {Path(plot_file).parent} does not exist",
+                                 param_hint="--plot")
     try:
         mask = parse_hand(hand)
         widow_text = " ".join(widow) if widow else None
@@ -75,17 +78,41 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
     seat = seat_of(position, DEFAULT_DEALER)
     known = f"widow {format_hand(parse_hand(widow_text))}" if widow else "widow unknown"
     title = f"{format_hand(mask)}, {seat_label(seat, DEFAULT_DEALER)}, {known}"
-    header = f"{title}: {deals} deals, seed {seed}"
+    header = f"{title}: {deals} deal{'' if deals == 1 else 's'}, seed {seed}"
     workers = workers or default_workers()
     if out_dir:
         out = Path(out_dir)
-        run_with_progress(config, out, f"{header}, into {out}", workers, scheduler)
+        resume = _kept_run(out, config)
+        if resume is not None:
+            run_with_progress(config, out, f"{header}, into {out}", workers, scheduler, resume,
+                              finish="the same prefa makerate command again")
         _report(out, title, header, fmt, plot_file)
         return
     with tempfile.TemporaryDirectory(prefix="prefa-makerate-") as folder:
         out = Path(folder) / "run"
-        run_with_progress(config, out, header, workers, keep_hint=False)
+        run_with_progress(config, out, header, workers, finish="")
         _report(out, title, header, fmt, plot_file)
+
+
+def _kept_run(out: Path, config) -> bool | None:
+    """How to run into a kept folder: afresh (False), finishing the same run left
+    unfinished (True), or not at all (None) when it holds this run finished."""
+    if out.exists() and not out.is_dir():
+        raise click.BadParameter(f"{out} is a file, not a folder", param_hint="--out")
+    try:
+        recorded = read_manifest(out) if out.is_dir() else None
+    except RunError:
+        raise click.ClickException(f"{out} holds a run record that cannot be read; give "
+                                   "--out a new folder") from None
+    if recorded is None:
+        return False
+    if recorded != config:
+        raise click.ClickException(f"{out} holds another run (other hand, deals or seed); "
+                                   "give --out a new folder")
+    if is_finished(out, config):
+        click.echo(f"{out} already holds this run; its figures follow", err=True)
+        return None
+    return True
 
 
 def _report(out: Path, title: str, header: str, fmt: str, plot_file: str | None) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
-from prefa_sim.cards import parse_strain
-from prefa_sim.dataset import DatasetError
+from prefa_sim.cards import CardError, Strain, parse_strain
 from prefa_sim.simulate import scenario_name
-from prefa_sim.stats.groups import MODES, StatsError
+from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,
     defence_figure,
@@ -26,30 +26,42 @@ from .common import PrefaCommand
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False),
               help="The figure's file: .png or .svg.")
 @click.option("--mode", type=click.Choice(MODES), default="both", show_default=True,
-              help="Defence mode.")
+              help="Defence mode (the defence figure shows every mode).")
 @click.option("-t", "--trump", default="H", show_default=True,
               help="The trump suit of the features figure.")
 @click.option("--where", default=None, metavar="EXPR",
-              help="The defence figure: keep rows that meet comparisons joined by 'and', "
-                   "e.g. 'trumps_after >= 5'.")
+              help="Keep rows that meet comparisons joined by 'and', e.g. 'trumps_after >= 5'.")
 def plot(kind, dataset, out, mode, trump, where):
     """Draw a figure of DATASET: makerate (a heat map of make-rates by level and strain),
     tricks (the declarer's tricks by strain), defence (the defence's quota rates and the
     declarer's money against each way to defend, by contract) or features (make-rate
     against trump length after the widow, with interval bands)."""
+    ctx = click.get_current_context()
+    given = {name for name in ("mode", "trump")
+             if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
+    if kind == "defence" and "mode" in given:
+        raise click.UsageError("the defence figure shows every defence mode: leave out --mode")
+    if kind != "features" and "trump" in given:
+        raise click.UsageError("--trump is for the features figure")
     try:
+        strain = parse_strain(trump)
+    except CardError as exc:
+        raise click.BadParameter(str(exc), param_hint="--trump") from None
+    if kind == "features" and strain == Strain.NT:
+        raise click.BadParameter("the features figure needs a trump suit, not NT",
+                                 param_hint="--trump")
+    try:
+        if where:
+            parse_where(where)
         scenario = scenario_name(dataset)
         if kind == "makerate":
-            fig = makerate_figure(dataset, scenario, mode)
+            fig = makerate_figure(dataset, scenario, mode, where)
         elif kind == "tricks":
-            fig = tricks_figure(dataset, scenario, mode)
+            fig = tricks_figure(dataset, scenario, mode, where)
         elif kind == "defence":
             fig = defence_figure(dataset, scenario, where)
         else:
-            strain = parse_strain(trump)
-            if strain.name == "NT":
-                raise StatsError("the features figure needs a trump suit, not NT")
-            fig = features_figure(dataset, scenario, mode, strain)
+            fig = features_figure(dataset, scenario, mode, strain, where)
         click.echo(f"wrote {save(fig, out)}")
-    except (StatsError, DatasetError, ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # StatsError, DatasetError, a file not written
         raise click.ClickException(str(exc)) from None

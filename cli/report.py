@@ -7,9 +7,8 @@ from pathlib import Path
 import click
 
 from prefa_sim.cards import CardError, parse_strain
-from prefa_sim.dataset import DatasetError
 from prefa_sim.simulate import describe_run
-from prefa_sim.stats.groups import StatsError, parse_where
+from prefa_sim.stats.groups import parse_where
 from prefa_sim.stats.html import report_html, write_report
 
 from .common import PrefaCommand
@@ -32,6 +31,9 @@ def report(dataset, out, title, where, trump, bootstrap):
     the defence tables and the figures, every figure with its interval."""
     if Path(out).suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(f"{out}: the report is an .html file", param_hint="-o")
+    if not Path(out).parent.is_dir():
+        raise click.BadParameter(f"the folder {Path(out).parent} does not exist",
+                                 param_hint="-o")
     try:
         strain = parse_strain(trump)
         if strain.name == "NT":
@@ -42,5 +44,5 @@ def report(dataset, out, title, where, trump, bootstrap):
         name = title or f"prefa-sim report: {Path(dataset).resolve().name}"
         page = report_html(dataset, about, name, where, bootstrap, strain)
         click.echo(f"wrote {write_report(page, out)}")
-    except (StatsError, DatasetError, CardError, ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # StatsError, DatasetError, CardError
         raise click.ClickException(str(exc)) from None

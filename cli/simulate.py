@@ -136,14 +136,16 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
 
 def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
                       scheduler=None, resume: bool = False, force: bool = False,
-                      replayed=None, keep_hint: bool = True) -> None:
+                      replayed=None, finish: str | None = None) -> None:
     """Run ``config`` into ``out`` with a progress report on stderr; Ctrl-C exits 130 and
-    every failure is a clean message saying what the folder holds (``keep_hint``: how to
-    finish the run, for a folder the user keeps)."""
+    every failure is a clean message saying what the folder holds and how to ``finish``
+    the run (default: ``prefa simulate -o OUT --resume``; empty: the folder is not kept)."""
     progress = ProgressReport(config, header, workers, scheduler)
 
     def state() -> str:
-        return _folder_state(out, progress.plan) if keep_hint else "nothing was kept"
+        if finish == "":
+            return "nothing was kept"
+        return _folder_state(out, progress.plan, finish)
 
     try:
         simulate(config, out, workers, resume, force, progress.update, scheduler,
@@ -231,14 +233,14 @@ def _declaring_seats(declarers, dealers: set[int]) -> tuple[int, ...]:
     return seats
 
 
-def _folder_state(out: Path, plan: Plan | None) -> str:
+def _folder_state(out: Path, plan: Plan | None, finish: str | None = None) -> str:
     """What an interrupted or failed run left behind, and how to go on."""
     if plan is None or plan.undone:
         return f"nothing was written; {out} is left as it was"
     if plan.backup is not None and plan.backup.exists():
         return f"no part was written; the replaced run is kept in {plan.backup}"
-    return (f"the chunks written so far are kept; finish the run with: prefa simulate "
-            f"-o {out} --resume")
+    return (f"the chunks written so far are kept; finish the run with: "
+            f"{finish or f'prefa simulate -o {out} --resume'}")
 
 
 class ProgressReport:

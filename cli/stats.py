@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from prefa_sim.contracts import LADDER, ContractError, parse_contract
-from prefa_sim.dataset import DatasetError
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
-from prefa_sim.stats.groups import FEATURES, MODES, StatsError, group_make_rates
+from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
 from prefa_sim.stats.output import FORMATS, makerate_rows, render
 
 from .common import PrefaCommand
@@ -53,7 +52,7 @@ def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
     features = tuple(f.strip().lower() for f in by.split(",") if f.strip())
     try:
         groups = group_make_rates(dataset, features, where, mode, scheduler)
-    except (StatsError, DatasetError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # StatsError, DatasetError, SchedulerError
         raise click.ClickException(str(exc)) from None
     if not groups:
         raise click.ClickException(f"no rows of {dataset} meet the filter in mode {mode}")
@@ -114,12 +113,11 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
     tables = _tables(table_text, fmt)
     try:
         stats_ = defence_stats(dataset, where, bootstrap, seed, scheduler)
-    except (StatsError, DatasetError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # StatsError, DatasetError, SchedulerError
         raise click.ClickException(str(exc)) from None
     shown = [c for c in contracts if stats_.n[c.step]]
     if not shown:
-        raise click.ClickException(f"no rows of {dataset} meet the filter with all three "
-                                   "defence modes studied")
+        raise click.ClickException(stats_.no_rows_reason(dataset, where))
     header = (f"{dataset}: {int(stats_.counts.sum())} declarer-strain rows"
               f"{f' with {where}' if where else ''}; bootstrap {bootstrap} replicates over "
               f"deals (seed {seed})")

@@ -25,6 +25,8 @@ from .stats.groups import group_make_rates
 from .stats.intervals import Estimate
 
 POSITIONS = ("first", "second", "dealer")
+FEW_DEALS = 30
+"""Below this many deals the intervals are said to be rough."""
 
 
 def hand_config(hand: str, position: str, widow: str | None = None, deals: int = 2000,
@@ -41,6 +43,8 @@ def hand_config(hand: str, position: str, widow: str | None = None, deals: int =
         cards["widow"] = format_hand(parse_hand(widow, 2))
     for item in fixed:
         role = item.partition("=")[0].strip().lower()
+        if role == "widow":
+            raise ScenarioError(f"--fixed {item!r}: give the widow with --widow")
         if role in cards:
             raise ScenarioError(f"--fixed {item!r}: the {role} cards are given already")
     description = f"{position} hand holds {format_hand(mask)}" + (
@@ -129,6 +133,9 @@ def prospects_text(prospects: Sequence[Prospect], markdown: bool = False) -> str
              f"{p.value.value:+.1f} ({p.value.low:+.1f}..{p.value.high:+.1f})"]
             for p in prospects]
     table = text_table(header, body, markdown)
+    if prospects and prospects[0].make.n < FEW_DEALS:
+        table += (f"\n\n(only {prospects[0].make.n} deal(s): the intervals are rough; "
+                  "use -n 1000 or more)")
     best = next((p for p in prospects if p.best), None)
     if best is None:
         return table

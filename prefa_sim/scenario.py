@@ -28,7 +28,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import ALL_CARDS, Bitboard, CardError, format_hand, iter_cards, parse_hand, popcount
+from .cards import (
+    ALL_CARDS,
+    Bitboard,
+    CardError,
+    format_cards,
+    format_hand,
+    iter_cards,
+    parse_hand,
+    popcount,
+)
 from .constraints import Constraint, ConstraintError
 from .jsonl import utf8_error
 from .seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
@@ -64,8 +73,10 @@ class Scenario:
                 raise ScenarioError(f"{popcount(mask)} cards fixed for {role}, at most "
                                     f"{SIZES[role]}")
             if seen & mask:
-                card = format_hand(seen & mask)
-                raise ScenarioError(f"fixed cards {card} given to two hands")
+                other = next(r for r, m in self.fixed.items() if m & mask & seen)
+                cards = " ".join(format_cards(seen & mask))
+                raise ScenarioError(f"fixed cards given to two hands: {cards} in both "
+                                    f"{other} and {role}")
             seen |= mask
 
     def seat_of(self, role: str) -> int:

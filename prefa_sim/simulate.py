@@ -248,10 +248,15 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
     try:
         config = read_manifest(out_dir) if Path(out_dir).is_dir() else None
     except RunError:
-        config = None
+        return [("run record", f"{Path(out_dir) / MANIFEST} cannot be read: the figures "
+                               "below come from the part files alone")]
     if config is None:
         return []
     about = [("deals", f"{config.deals:,}")]
+    written = len(written_chunks(Path(out_dir), config))
+    if written < config.chunks:
+        about.append(("unfinished", f"{written} of {config.chunks} chunks written; finish "
+                                    f"with prefa simulate -o {out_dir} --resume"))
     if config.replay:
         about.append(("deals from", "a replayed file (their own dealers)"))
     else:
@@ -269,7 +274,7 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
 def scenario_name(out_dir: str | Path) -> str:
     """The name of the scenario behind a dataset, for captions."""
     about = dict(describe_run(out_dir))
-    if not about:
+    if "deals" not in about:
         return "as in the dataset"
     return about.get("scenario", "replayed deals")
 
@@ -373,8 +378,8 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
     if recorded is not None:
         if not resume:
             done = len(written_chunks(out_dir, recorded))
-            state = "finished" if done == recorded.chunks else "unfinished"
-            raise RunError(f"{out_dir} holds a {state} run; use --resume to finish it or "
+            state = "a finished" if done == recorded.chunks else "an unfinished"
+            raise RunError(f"{out_dir} holds {state} run; use --resume to finish it or "
                            "--force to start again")
         if recorded != config:
             raise RunError(f"{out_dir} holds a run with other settings; --resume takes them "
@@ -473,9 +478,11 @@ def run_chunks(config: RunConfig, out_dir: Path, chunks: Iterable[int], workers:
 
 
 def _run_on_dask(jobs: Iterator, scheduler) -> Iterator[tuple[int, int, int]]:
-    from distributed import Client, as_completed
+    from distributed import as_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    from .workers import dask_client
+
+    client = dask_client(scheduler)
     submitted: list = []
     try:
         window = 2 * max(1, sum(client.nthreads().values()))

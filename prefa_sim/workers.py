@@ -95,3 +95,24 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
 def _cancel(pool: ProcessPoolExecutor) -> None:
     """Stop feeding: drop the jobs not started, let the running ones finish."""
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+class SchedulerError(ValueError):
+    """A Dask scheduler that cannot be reached or used."""
+
+
+def dask_client(scheduler):
+    """A ``distributed.Client`` for a scheduler address (or the client given), with a clear
+    ``SchedulerError`` for an address that is malformed or does not answer."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SchedulerError("--scheduler needs Dask: pip install 'prefa-sim[dask]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler)
+    except (ValueError, TypeError, OSError, TimeoutError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") \
+            from None

@@ -62,7 +62,7 @@ def test_the_command_writes_png_and_svg_and_refuses_other_files(dataset, tmp_pat
     assert result.exit_code == 1 and ".png or .svg" in result.output
     result = CliRunner().invoke(main, ["plot", "features", str(dataset), "-t", "NT", "-o",
                                        str(tmp_path / "f.png")])
-    assert result.exit_code == 1 and "trump suit" in result.output
+    assert result.exit_code == 2 and "trump suit" in result.output
     with pytest.raises(ValueError):
         save(tricks_figure(dataset), tmp_path / "y.pdf")
 
@@ -89,3 +89,29 @@ def test_the_defence_figure_draws_quotas_and_money(tmp_path):
     result = CliRunner().invoke(main, ["plot", "defence", str(path), "-o",
                                        str(tmp_path / "d.svg"), "--where", "declarer == 5"])
     assert result.exit_code == 1 and "no rows" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["makerate", "--mode", "second"], "no rows of"),  # a mode the dataset does not hold
+    (["features", "-t", "D"], "in D in defence mode both"),  # a strain it does not hold
+    (["tricks", "--where", "declarer == 2"], "meet --where declarer == 2: nothing to draw"),
+    (["defence", "--mode", "first"], "shows every defence mode"),
+    (["makerate", "-t", "S"], "--trump is for the features figure"),
+    (["features", "-t", "Q"], "unknown strain"),
+])
+def test_no_empty_figure_and_no_ignored_option(dataset, tmp_path, args, message):
+    out = tmp_path / "x.png"
+    result = CliRunner().invoke(main, ["plot", args[0], str(dataset), "-o", str(out),
+                                       *args[1:]])
+    assert result.exit_code != 0 and message in result.output, result.output
+    assert not out.exists()
+
+
+def test_where_filters_every_figure(dataset):
+    data = pd.read_parquet(dataset)
+    fig = makerate_figure(dataset, "test", where="strain == H")
+    (ax, _) = fig.axes
+    shown = ax.images[0].get_array()
+    hearts = data.loc[data.strain == "H", "tricks_both"]
+    assert shown.shape == (5, 1) and shown[0, 0] == pytest.approx(100 * (hearts >= 6).mean())
+    assert "30 declarer-strain rows with strain == H" in fig.texts[0].get_text()

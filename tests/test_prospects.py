@@ -38,7 +38,7 @@ def test_the_hand_is_fixed_in_its_seat(run):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"position": "north"}, "position 'north'"),
-    ({"widow": "AS 7D"}, "given to two hands"),
+    ({"widow": "AS 7D"}, "given to two hands: AS in both second and widow"),
     ({"fixed": ("second=A.-.-.-",)}, "the second cards are given already"),
     ({"constraints": ("first.hearts >",)}, "constraint"),
 ])
@@ -126,7 +126,8 @@ def test_command_table_and_plot(tmp_path):
     (["AKQJ9.A.-.KQ8"], "has 9 cards, expected 10"),
     ([HAND, "--widow", "7S", "7S"], "7S is given twice"),
     (["AKQJ9.A.-.KQ8X"], "X"),
-    ([HAND, "--widow", "AS", "7D"], "given to two hands"),
+    ([HAND, "--widow", "AS", "7D"], "AS in both first and widow"),
+    ([HAND, "--fixed", "widow=7S 8D"], "give the widow with --widow"),
     ([HAND, "--widow", "7S"], "requires 2 arguments"),
     ([HAND, "--plot", "x.pdf"], ".png or .svg"),
     ([HAND, "--scheduler", "tcp://nowhere:1"], "--scheduler needs --out"),
@@ -136,3 +137,27 @@ def test_command_refuses(args, message):
     result = CliRunner().invoke(main, ["makerate", "-n", "3", "-w", "1", *args])
     assert result.exit_code != 0 and message in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_a_kept_folder_is_reused_finished_or_resumed_never_mixed(tmp_path):
+    out = tmp_path / "kept"
+    args = ["makerate", HAND, "-n", "6", "--seed", "2", "-w", "1", "-o", str(out),
+            "--format", "json"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and "already holds this run" in again.stderr
+    assert again.stdout == first.stdout
+    parts = sorted(out.glob("part-*.parquet"))
+    parts[-1].unlink()  # as if the run had been stopped
+    resumed = CliRunner().invoke(main, args)
+    assert resumed.exit_code == 0 and resumed.stdout == first.stdout
+    other = CliRunner().invoke(main, [*args[:4], "-n", "7", *args[6:]])
+    assert other.exit_code == 1 and "holds another run" in other.output
+
+
+def test_few_deals_are_said_to_give_rough_intervals():
+    result = CliRunner().invoke(main, ["makerate", HAND, "-n", "1", "-w", "1"])
+    assert result.exit_code == 0, result.output
+    assert ": 1 deal, seed 1" in result.stdout and "only 1 deal(s): the intervals are rough" \
+        in result.stdout

@@ -87,8 +87,23 @@ def test_the_command_refuses_bad_input(page, tmp_path):
     for args, message in ((["-o", str(out.with_suffix(".txt"))], ".html file"),
                           (["-o", str(out), "--where", "trumps >> 4"], "not a comparison"),
                           (["-o", str(out), "-t", "NT"], "trump suit"),
-                          (["-o", str(tmp_path / "no" / "r.html")], "No such file")):
+                          (["-o", str(tmp_path / "no" / "r.html")], "does not exist")):
         result = CliRunner().invoke(main, ["report", str(run), *args])
         assert result.exit_code != 0 and message in result.output, result.output
         assert "Traceback" not in result.output
     assert out.read_bytes() == before  # an earlier report is left whole
+
+
+def test_a_figure_with_nothing_to_draw_is_a_note(tmp_path):
+    from .helpers import synthetic
+
+    path = tmp_path / "run"
+    synthetic(path, 12, seed=4, files=1)
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(main, ["report", str(path), "-o", str(out), "--where",
+                                       "declarer == 9", "--bootstrap", "100"])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "No defence tables: no rows of" in text and "meet --where declarer == 9" in text
+    assert "The dataset has no run record" in text
+    assert text.count("data:image/png;base64,") == 3

@@ -86,7 +86,7 @@ def test_impossible_scenario_stops_with_a_clear_message():
 @pytest.mark.parametrize("data, message", [
     ({"fixed": {"first": "AKX.-.-.-"}}, "fixed.first: unknown rank 'X'"),
     ({"fixed": {"north": "A.-.-.-"}}, "unknown hand 'north'"),
-    ({"fixed": {"first": "A.-.-.-", "second": "A.-.-.-"}}, "given to two hands"),
+    ({"fixed": {"first": "A.-.-.-", "second": "A.-.-.-"}}, "AS in both first and second"),
     ({"fixed": {"widow": "AKQ.-.-.-"}}, "3 cards fixed for widow"),
     ({"constraints": ["first.aces >"]}, "constraint 1"),
     ({"dealer": 3}, "dealer must be seat 0, 1 or 2"),

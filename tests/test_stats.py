@@ -80,3 +80,15 @@ def test_make_rates_and_the_summary_table_match_pandas(tmp_path):
             Z95 * tricks.std(ddof=1) / math.sqrt(len(tricks)))
     assert table.splitlines()[1].split() == ["level", "S", "NT"]
     assert table.splitlines()[-1].split() == ["rows", "60", "60"]
+
+
+def test_mean_tricks_interval_stays_within_the_possible_tricks():
+    from prefa_sim.stats.makerate import mean_tricks
+
+    counts = np.zeros(11, dtype=int)
+    counts[[0, 1]] = 1  # two rows: 0 and 1 tricks, a wide normal interval
+    e = mean_tricks(counts)
+    assert e.value == 0.5 and e.low == 0 and 1 < e.high <= 10
+    counts = np.zeros(11, dtype=int)
+    counts[[9, 10]] = 1
+    assert mean_tricks(counts).high == 10

@@ -204,10 +204,36 @@ def test_command_formats(data):
     (["--table", "odds"], "expected all or a comma-separated list"),
     (["--format", "csv"], "CSV holds one table"),
     (["--where", "trumps >> 3"], "is not a comparison"),
-    (["--where", "declarer > 5"], "no rows"),
+    (["--where", "declarer > 5"], "no rows of"),
+    (["--scheduler", "notanaddress"], "cannot use the Dask scheduler 'notanaddress'"),
 ])
 def test_command_refuses(data, args, message):
     path, _ = data
     result = CliRunner().invoke(main, ["stats", "defence", str(path), *args])
     assert result.exit_code != 0 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_no_rows_says_why(tmp_path):
+    path = tmp_path / "run"
+    frame = synthetic(path, 10, seed=1, files=1)
+    hearts = tmp_path / "hearts"
+    hearts.mkdir()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from prefa_sim.dataset import SCHEMA
+
+    only_h = frame[frame.strain == "H"].copy()
+    pq.write_table(pa.Table.from_pandas(only_h, schema=SCHEMA, preserve_index=False),
+                   hearts / "part-00000.parquet")
+    one_mode = frame.copy()
+    one_mode["tricks_first"] = None
+    single = tmp_path / "single.parquet"
+    pq.write_table(pa.Table.from_pandas(one_mode, schema=SCHEMA, preserve_index=False), single)
+    for args, message in (([str(hearts), "-c", "7S"], "are in H only"),
+                          ([str(single)], "no rows with all three defence modes studied"),
+                          ([str(path), "--where", "declarer == 4"],
+                           "no rows of " + str(path) + " meet --where declarer == 4")):
+        result = CliRunner().invoke(main, ["stats", "defence", *args])
+        assert result.exit_code == 1 and message in result.output, result.output

@@ -39,7 +39,7 @@ import numpy as np
 from ..cards import Strain
 from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
 from ..settlement import DEFENCES, QUOTAS, settle
-from .groups import check_range, filtered_rows, parse_where
+from .groups import check_range, filtered_rows, group_make_rates, parse_where
 from .intervals import Estimate, wilson
 from .scan import scan
 
@@ -187,6 +187,18 @@ class DefenceStats:
         with np.errstate(invalid="ignore", divide="ignore"):
             self.boot = resampled / resampled[:, :, _N:_N + 1]
         self.blocks = int(used.sum())
+
+    def no_rows_reason(self, path: str | Path, where: str | None) -> str:
+        """Why the contracts asked for have no rows: the filter, the modes or the strains."""
+        if not self.counts.any():
+            if group_make_rates(path, (), where, "both"):
+                return (f"{path} has no rows with all three defence modes studied"
+                        f"{f' that meet --where {where}' if where else ''} (it was made with "
+                        "fewer --modes)")
+            return f"no rows of {path} meet --where {where}" if where else f"{path} has no rows"
+        strains = [s.name for s in Strain if self.counts[:, int(s)].any()]
+        return (f"no rows for the contracts asked: the rows{f' with {where}' if where else ''} "
+                f"are in {', '.join(strains)} only")
 
     @property
     def contracts(self) -> list[Contract]:

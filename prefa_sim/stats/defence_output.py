@@ -30,9 +30,10 @@ CONVENTIONS = (
 
 
 def _put(record: dict, name: str, e: Estimate) -> None:
-    record[name] = e.value
-    record[f"{name}_low"] = e.low
-    record[f"{name}_high"] = e.high
+    # "+ 0.0" writes a zero difference as 0.0, never -0.0.
+    record[name] = e.value + 0.0
+    record[f"{name}_low"] = e.low + 0.0
+    record[f"{name}_high"] = e.high + 0.0
 
 
 def quota_records(stats: DefenceStats, contracts: Sequence[Contract]) -> list[dict]:

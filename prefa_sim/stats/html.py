@@ -19,7 +19,7 @@ from pathlib import Path
 from ..cards import Strain
 from .defence import defence_stats
 from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
-from .groups import group_make_rates
+from .groups import StatsError, group_make_rates
 from .output import makerate_rows
 
 _STYLE = """
@@ -51,9 +51,15 @@ def _table(header: Sequence[str], body: Sequence[Sequence[str]], text_columns: i
     return f"<table>{thead}<tbody>{rows}</tbody></table>"
 
 
-def _figure(fig, alt: str, caption: str) -> str:
+def _figure(draw, alt: str, caption: str) -> str:
+    """A figure drawn by ``draw()``, embedded; a note instead when it has nothing to draw."""
     import matplotlib.pyplot as plt
 
+    try:
+        fig = draw()
+    except StatsError as exc:
+        reason = html.escape(str(exc))
+        return f'<p class="note">No figure of the {html.escape(alt)}: {reason}.</p>'
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
@@ -83,8 +89,9 @@ def defence_section(path: str | Path, where: str | None, replicates: int) -> str
     stats = defence_stats(path, where, replicates)
     contracts = stats.contracts
     if not contracts:
-        return "<p>No rows with all three defence modes studied: the dataset was made " \
-               "with fewer <code>--modes</code>.</p>"
+        reason = html.escape(stats.no_rows_reason(path, where))
+        return f'<p class="note">No defence tables: {reason}.</p>'
+
     parts = [f'<p class="note">{html.escape(CONVENTIONS)}</p>']
     for table, folded, text_columns in (("quota", False, 1), ("money", True, 2),
                                         ("decisions", True, 5)):
@@ -107,18 +114,19 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
     run = _table(["", ""], [[k, v] for k, v in about], 2) if about else \
         "<p>The dataset has no run record (a single Parquet file?).</p>"
     figures = [
-        _figure(makerate_figure(path, scenario), "make-rate heat map",
+        _figure(lambda: makerate_figure(path, scenario), "make-rate heat map",
                 "How often the declarer makes each level in each strain, against both "
                 "defenders; 95% Wilson interval in each cell."),
-        _figure(tricks_figure(path, scenario), "declarer's tricks by strain",
+        _figure(lambda: tricks_figure(path, scenario), "declarer's tricks by strain",
                 "The distribution of the declarer's double-dummy tricks in each strain."),
-        _figure(features_figure(path, scenario, strain=trump), "make-rate against trump length",
+        _figure(lambda: features_figure(path, scenario, strain=trump),
+                "make-rate against trump length",
                 f"Make-rate of every level against the number of {trump.name} held after the "
                 "widow and the best discard, with 95% bands."),
     ]
     defence = defence_section(path, where, replicates)
     if "<table>" in defence:
-        figures.append(_figure(defence_figure(path, scenario, where, replicates),
+        figures.append(_figure(lambda: defence_figure(path, scenario, where, replicates),
                                "defence by contract",
                                "Top: how often the defence reaches its quota. Bottom: what the "
                                "declarer nets against each way to defend."
@@ -156,8 +164,13 @@ def write_report(text: str, out: str | Path) -> Path:
     """Write the page through a temporary file and a rename: a failed write leaves an
     earlier report whole."""
     out = Path(out)
-    fd, temporary = tempfile.mkstemp(dir=out.parent or ".", prefix=f".{out.name}.",
-                                     suffix=".tmp")
+    if not out.parent.is_dir():
+        raise OSError(f"cannot write {out}: the folder {out.parent} does not exist")
+    try:
+        fd, temporary = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.",
+                                         suffix=".tmp")
+    except OSError as exc:
+        raise OSError(f"cannot write {out}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(text)

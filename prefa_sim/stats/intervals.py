@@ -39,10 +39,12 @@ def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
     return Estimate(p, low, high, n)
 
 
-def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95) -> Estimate:
+def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95,
+                  bounds: tuple[float, float] | None = None) -> Estimate:
     """The mean of ``n`` values from their sum and sum of squares, with a normal interval
     from the sample standard error (a single value gives no spread: the interval is the
-    value itself, marked by ``n = 1``)."""
+    value itself, marked by ``n = 1``); ``bounds`` clip the interval to the values
+    possible (tricks lie in 0-10)."""
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     mean = total / n
@@ -50,4 +52,7 @@ def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95)
         return Estimate(mean, mean, mean, 1)
     variance = max(0.0, (total_of_squares - n * mean * mean) / (n - 1))
     half = z * math.sqrt(variance / n)
-    return Estimate(mean, mean - half, mean + half, n)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Estimate(mean, low, high, n)

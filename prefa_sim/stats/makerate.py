@@ -25,7 +25,7 @@ def mean_tricks(counts: Sequence[int]) -> Estimate:
     counts = np.asarray(counts, dtype=np.int64)
     tricks = np.arange(len(counts))
     return mean_interval(float((counts * tricks).sum()), float((counts * tricks ** 2).sum()),
-                         int(counts.sum()))
+                         int(counts.sum()), bounds=(0, 10))
 
 
 def percent(e: Estimate) -> str:

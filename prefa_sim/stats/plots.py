@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 from ..cards import Strain  # noqa: E402
 from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
 from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats  # noqa: E402
-from .groups import group_make_rates  # noqa: E402
+from .groups import StatsError, group_make_rates  # noqa: E402
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
              "#000000")
@@ -27,16 +27,33 @@ LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)
 KINDS = ("makerate", "tricks", "defence", "features")
 
 
-def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True) -> None:
+def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True,
+             where: str | None = None) -> None:
     defence = {"both": "both defenders playing", "first": "the first defender alone",
                "second": "the second defender alone"}[mode]
-    fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows; {defence}; scenario: {scenario}"
+    rows_text = f"{rows:,} declarer-strain rows" + (f" with {where}" if where else "")
+    fig.text(0.01, 0.01, f"{rows_text}; {defence}; scenario: {scenario}"
              + ("; 95% Wilson intervals" if intervals else ""), fontsize=7, color="#444444")
 
 
-def makerate_figure(path: str | Path, scenario: str = "random deals", mode: str = "both"):
+def _groups(path: str | Path, by: tuple[str, ...], where: str | None, mode: str,
+            strain: Strain | None = None) -> list:
+    """The groups a figure draws (the rows of ``strain`` only, when given), or a clear
+    ``StatsError`` when there are none: a figure with nothing on it is not written."""
+    query = " and ".join(([f"strain == {strain.name}"] if strain is not None else [])
+                         + ([where] if where else []))
+    groups = group_make_rates(path, by, query or None, mode)
+    if not groups:
+        raise StatsError(f"no rows of {path}" + (f" in {strain.name}" if strain is not None else "")
+                         + f" in defence mode {mode}"
+                         + (f" meet --where {where}" if where else "") + ": nothing to draw")
+    return groups
+
+
+def makerate_figure(path: str | Path, scenario: str = "random deals", mode: str = "both",
+                    where: str | None = None):
     """A heat map of make-rates, level by strain, each cell with its rate and interval."""
-    groups = {Strain(g.key[0]): g for g in group_make_rates(path, ("strain",), None, mode)}
+    groups = {Strain(g.key[0]): g for g in _groups(path, ("strain",), where, mode)}
     strains = list(groups)
     rates = np.array([[groups[s].rates[level].value for s in strains] for level in LEVELS])
     fig, ax = plt.subplots(figsize=(7, 4.8))
@@ -56,14 +73,15 @@ def makerate_figure(path: str | Path, scenario: str = "random deals", mode: str 
     ax.set_title("How often the declarer makes each contract\n(double dummy, with the widow "
                  "and the best discard)", fontsize=11)
     fig.colorbar(image, ax=ax, label="make-rate (%)")
-    _caption(fig, sum(g.n for g in groups.values()), scenario, mode)
+    _caption(fig, sum(g.n for g in groups.values()), scenario, mode, where=where)
     fig.subplots_adjust(bottom=0.16)
     return fig
 
 
-def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = "both"):
+def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = "both",
+                  where: str | None = None):
     """The distribution of the declarer's tricks in each strain."""
-    groups = {Strain(g.key[0]): g for g in group_make_rates(path, ("strain",), None, mode)}
+    groups = {Strain(g.key[0]): g for g in _groups(path, ("strain",), where, mode)}
     fig, ax = plt.subplots(figsize=(7, 4.2))
     width = 0.8 / max(1, len(groups))
     for k, (strain, g) in enumerate(groups.items()):
@@ -75,15 +93,16 @@ def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = 
     ax.set_ylabel("share of rows (%)")
     ax.set_title("Declarer's double-dummy tricks by strain", fontsize=11)
     ax.legend(title="strain", fontsize=8)
-    _caption(fig, sum(g.n for g in groups.values()), scenario, mode, intervals=False)
+    _caption(fig, sum(g.n for g in groups.values()), scenario, mode, intervals=False,
+             where=where)
     fig.subplots_adjust(bottom=0.17)
     return fig
 
 
 def features_figure(path: str | Path, scenario: str = "random deals", mode: str = "both",
-                    strain: Strain = Strain.H):
+                    strain: Strain = Strain.H, where: str | None = None):
     """Make-rate against trump length after the widow, one line per level, with bands."""
-    groups = group_make_rates(path, ("trumps_after",), f"strain == {strain.name}", mode)
+    groups = _groups(path, ("trumps_after",), where, mode, strain)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     lengths = [g.key[0] for g in groups]
     for k, level in enumerate(LEVELS):
@@ -100,7 +119,7 @@ def features_figure(path: str | Path, scenario: str = "random deals", mode: str 
     ax.set_ylim(0, 100)
     ax.set_title(f"Make-rate against trump length, {strain.name} trumps", fontsize=11)
     ax.legend(title="contract", fontsize=8)
-    _caption(fig, sum(g.n for g in groups), scenario, mode)
+    _caption(fig, sum(g.n for g in groups), scenario, mode, where=where)
     fig.subplots_adjust(bottom=0.21)
     return fig
 
@@ -128,8 +147,7 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
     stats = defence_stats(path, where, replicates)
     contracts = stats.contracts
     if not contracts:
-        raise ValueError(f"no rows of {path} with all three defence modes"
-                         + (f" meet {where}" if where else ""))
+        raise StatsError(stats.no_rows_reason(path, where))
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
     for k, (mode, label) in enumerate((("both", "both play"), ("first", "first alone"),
                                        ("second", "second alone"))):
@@ -151,8 +169,8 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
     bottom.set_xlabel("contract")
     rows = int(stats.counts.sum())
     fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows{f' with {where}' if where else ''}, "
-             f"each counted as if it named every contract; scenario: {scenario}\nkapíkia as "
-             "prefa score nets them (full pot, no aces); 95% Wilson (rates) and "
+             f"each counted as if it named every contract of its strain; scenario: {scenario}"
+             "\nkapíkia as prefa score nets them (full pot, no aces); 95% Wilson (rates) and "
              "bootstrap-over-deals (kapíkia) intervals", fontsize=7, color="#444444")
     fig.subplots_adjust(bottom=0.14, top=0.94, hspace=0.08)
     return fig

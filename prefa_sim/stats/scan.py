@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..dataset import dataset_files
+from ..workers import dask_client
 
 T = TypeVar("T")
 
@@ -36,9 +37,9 @@ def scan(path: str | Path, partial: Callable[[str], T], merge: Callable[[T, T], 
 
 
 def _scan_on_dask(files: list[str], partial, merge, empty, scheduler):
-    from distributed import Client, as_completed
+    from distributed import as_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    client = dask_client(scheduler)
     futures = []
     try:
         futures = client.map(partial, files, pure=False)
