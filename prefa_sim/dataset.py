@@ -42,6 +42,7 @@ discards as ``8C TC``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -134,7 +135,36 @@ def dataset_files(path: str | Path) -> list[Path]:
              if path.is_dir() else [path])
     if not files:
         raise DatasetError(f"{path} holds no dataset (no part-*.parquet files)")
+    if len(files) > 1:
+        _check_one_run(files)
     return files
+
+
+def _check_one_run(files: list[Path]) -> None:
+    """The parts of a folder come from one run, each chunk once: a part copied in from
+    another run (or twice) would be counted silently.  Parts without prefa-sim's record
+    (written by other tools) are not checked."""
+    first: tuple[Path, object] | None = None
+    chunks: dict[object, Path] = {}
+    for file in files:
+        try:
+            metadata = pq.read_metadata(file).metadata or {}
+            info = json.loads(metadata.get(b"prefa_sim", b"null"))
+        except (OSError, ValueError, pa.ArrowException):
+            continue  # unreadable: reported by the reader with its file name
+        if not isinstance(info, dict):
+            continue
+        config = info.get("config")
+        if first is None:
+            first = (file, config)
+        elif config != first[1]:
+            raise DatasetError(f"{file} comes from another run than {first[0]} (other seed "
+                               "or settings): a dataset folder holds the parts of one run")
+        chunk = info.get("chunk")
+        if chunk in chunks:
+            raise DatasetError(f"{file} holds chunk {chunk} again (as {chunks[chunk]}): its "
+                               "rows would be counted twice")
+        chunks[chunk] = file
 
 
 def _open(file: Path) -> pq.ParquetFile:

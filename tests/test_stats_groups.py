@@ -112,3 +112,23 @@ def test_dask_counts_the_same_groups(dataset):
     assert result.exit_code == 0, result.output
     assert [json.loads(line)["rows"] for line in result.output.splitlines()] == \
         [g.n for g in group_make_rates(dataset, ("strain",))]
+
+
+def test_a_folder_mixing_runs_or_repeating_a_chunk_is_refused(dataset, tmp_path):
+    import shutil
+
+    parts = sorted(dataset.glob("part-*.parquet"))
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    shutil.copy(parts[0], twice / "part-00000.parquet")
+    shutil.copy(parts[0], twice / "part-00001.parquet")
+    other = tmp_path / "other"
+    simulate(RunConfig(deals=3, seed=99, chunk_size=3, declarers=(0,), strains=("H",),
+                       modes=("both",)), other)
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    shutil.copy(parts[0], mixed / "part-00000.parquet")
+    shutil.copy(other / "part-00000.parquet", mixed / "part-00001.parquet")
+    for folder, message in ((twice, "holds chunk 0 again"), (mixed, "comes from another run")):
+        result = CliRunner().invoke(main, ["stats", "makerate", str(folder)])
+        assert result.exit_code == 1 and message in result.output, result.output
