@@ -154,3 +154,18 @@ def report_batch(answers: Iterable[tuple[bool, str]]) -> None:
         name = click.get_current_context().command_path
         click.echo(f"{name}: {failed} bad line(s), see their error objects", err=True)
         sys.exit(1)
+
+
+def format_options(help_suffix: str = ""):
+    """``--format table|csv|json|markdown`` with the shorthands ``--json`` and ``--csv``
+    (as ``prefa solve --json``), all setting one parameter, ``fmt``."""
+    from prefa_sim.stats.output import FORMATS
+
+    def decorate(command):
+        command = click.option("--csv", "fmt", flag_value="csv", help="Same as --format csv.")(
+            command)
+        command = click.option("--json", "fmt", flag_value="json",
+                               help="Same as --format json.")(command)
+        return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                            show_default=True, help=f"Output format.{help_suffix}")(command)
+    return decorate

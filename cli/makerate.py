@@ -21,7 +21,7 @@ from prefa_sim.simulate import RunError, is_finished, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, user_errors
+from .common import PrefaCommand, format_options, user_errors
 from .simulate import run_with_progress
 
 
@@ -47,8 +47,7 @@ from .simulate import run_with_progress
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Keep the solved deals in this folder (a dataset for prefa stats); "
                    "by default they go to a temporary folder.")
-@click.option("--format", "fmt", type=click.Choice(("table", "csv", "json", "markdown")),
-              default="table", show_default=True, help="Output format.")
+@format_options()
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Also draw the contracts' figures into this .png or .svg file.")
 def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, scheduler,

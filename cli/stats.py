@@ -8,9 +8,9 @@ from prefa_sim.contracts import LADDER, ContractError, parse_contract
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
-from prefa_sim.stats.output import FORMATS, makerate_rows, render
+from prefa_sim.stats.output import makerate_rows, render
 
-from .common import PrefaCommand
+from .common import PrefaCommand, format_options
 
 
 @click.group()
@@ -38,8 +38,7 @@ WHERE_HELP = ("Keep rows that meet comparisons joined by 'and', e.g. "
               help="Defence mode: both defenders, or the first or second alone.")
 @click.option("--min-count", type=click.IntRange(min=1), default=30, show_default=True,
               help="Groups with fewer rows are flagged small (and still shown).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-              show_default=True, help="Output format.")
+@format_options()
 @scheduler_option
 def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
     """How often the declarer makes each level (6-10), with 95% Wilson intervals, and the
@@ -97,8 +96,7 @@ def _tables(value: str, fmt: str) -> list[str]:
               show_default=True, help="Bootstrap replicates for the money intervals.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the bootstrap.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-              show_default=True, help="Output format (CSV: one table).")
+@format_options(" CSV holds one table.")
 @scheduler_option
 def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, scheduler):
     """For every contract, how often the defence reaches its quota (both playing, each

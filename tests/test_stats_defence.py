@@ -237,3 +237,13 @@ def test_no_rows_says_why(tmp_path):
                            "no rows of " + str(path) + " meet --where declarer == 4")):
         result = CliRunner().invoke(main, ["stats", "defence", *args])
         assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_json_and_csv_shorthands(data):
+    path, _ = data
+    runner = CliRunner()
+    for flag, fmt in (("--json", "json"), ("--csv", "csv")):
+        short = runner.invoke(main, ["stats", "defence", str(path), "--table", "quota", flag])
+        long = runner.invoke(main, ["stats", "defence", str(path), "--table", "quota",
+                                    "--format", fmt])
+        assert short.exit_code == 0 and short.output == long.output

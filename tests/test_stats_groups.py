@@ -132,3 +132,15 @@ def test_a_folder_mixing_runs_or_repeating_a_chunk_is_refused(dataset, tmp_path)
     for folder, message in ((twice, "holds chunk 0 again"), (mixed, "comes from another run")):
         result = CliRunner().invoke(main, ["stats", "makerate", str(folder)])
         assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_many_features_count_as_few(dataset):
+    """Up to four features are counted directly, more through sorting: the same groups."""
+    data = pd.read_parquet(dataset)
+    by = ("len_s", "len_c", "len_d", "len_h", "aces", "kings")
+    groups = group_make_rates(dataset, by)
+    expected = data.groupby(list(by))["tricks_both"]
+    assert [g.key for g in groups] == [tuple(int(v) for v in k) for k in expected.groups]
+    assert [g.n for g in groups] == expected.size().tolist()
+    four = group_make_rates(dataset, by[:4])
+    assert [g.n for g in four] == data.groupby(list(by[:4])).size().tolist()

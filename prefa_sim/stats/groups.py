@@ -161,7 +161,8 @@ def _batches(path: str | Path, needed: set[str], modes: Sequence[str],
                 columns[name] = column.fill_null(0).to_numpy().astype(np.int64)
         if needed & set(AFTER):
             columns.update(_after_widow(columns, after_mode))
-        yield {name: values[studied] for name, values in columns.items()}
+        yield columns if studied.all() else {name: values[studied]
+                                             for name, values in columns.items()}
 
 
 def filtered_rows(path: str | Path, needed: set[str], where: str | None,
@@ -176,7 +177,9 @@ def filtered_rows(path: str | Path, needed: set[str], where: str | None,
             keep = np.ones(len(columns[f"tricks_{modes[0]}"]), dtype=bool)
             for c in conditions:
                 keep &= _OPS[c.op](columns[c.feature], c.value)
-            if keep.any():
+            if keep.all():
+                yield columns
+            elif keep.any():
                 yield {name: values[keep] for name, values in columns.items()}
     except KeyError as exc:
         raise DatasetError(f"{path} is not a prefa-sim dataset: {exc}") from None
@@ -228,9 +231,16 @@ def _file_counts(file: str, by: tuple[str, ...], where: str | None, mode: str
         for feature in by:
             check_range(file, feature, columns[feature], 15)
             code = code * 16 + columns[feature]
-        unique, inverse = np.unique(code, return_inverse=True)
-        counts = np.bincount(inverse * 11 + tricks, minlength=11 * len(unique))
-        for value, row in zip(unique.tolist(), counts.reshape(-1, 11), strict=True):
+        if len(by) <= 4:  # few codes (16^4): count them directly, no sort
+            counts = np.bincount(code * 11 + tricks, minlength=11 * 16 ** len(by))
+            counts = counts.reshape(-1, 11)
+            unique = np.flatnonzero(counts.any(axis=1))
+            counts = counts[unique]
+        else:
+            unique, inverse = np.unique(code, return_inverse=True)
+            counts = np.bincount(inverse * 11 + tricks, minlength=11 * len(unique))
+            counts = counts.reshape(-1, 11)
+        for value, row in zip(unique.tolist(), counts, strict=True):
             key = tuple((value >> (4 * (len(by) - 1 - i))) & 15 for i in range(len(by)))
             totals[key] = totals.get(key, 0) + row
     return totals
