@@ -29,7 +29,11 @@ from .common import PrefaCommand, dealer_option, user_errors
 @click.command(cls=PrefaCommand)
 @click.argument("script", type=click.File("rb"), required=False)
 @click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Play random legal actions from SEED.")
+              help="Play random legal actions from SEED (with --players: the seed of the "
+                   "deals and the players' choices, default 1).")
+@click.option("--players", default=None, metavar="A,B,C",
+              help="Players for seats 0, 1, 2 (one name for all): random, heuristic, oracle "
+                   "(sees every card: cheating) or path/to/file.py:ClassName.")
 @dealer_option(help="The seat that deals first (default 2: seat 0 is first hand in the "
                     "first deal).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=200, show_default=True,
@@ -42,7 +46,7 @@ from .common import PrefaCommand, dealer_option, user_errors
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per deal (a script line that replays it), then one with "
                    "the final results.")
-def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
+def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json):
     """Play a game and print the score sheet after each deal.
 
     SCRIPT is JSON Lines, one deal per line, the deal passing one seat on each
@@ -51,8 +55,16 @@ def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
     Actions: auction calls, "discard C1 C2" or "solo", the contract ("7H",
     "7H aces"), play / pass / together / alone, cards, "claim", "accept" /
     "reject". The lines of --json are script lines: a recorded game replays
-    exactly. With --seed every action is drawn at random from the legal ones.
+    exactly. With --seed every action is drawn at random from the legal ones;
+    with --players the players take every decision, each seeing only what its
+    seat may know.
     """
+    if players is not None:
+        if script is not None:
+            raise click.UsageError("--players plays new deals: no SCRIPT with it")
+        _play_players(players, 1 if seed is None else seed, dealer, max_deals, last_contract,
+                      kasa, as_json)
+        return
     if script is None and seed is None:
         raise click.UsageError("give a SCRIPT file to replay, or --seed to play random "
                                "legal actions")
@@ -72,6 +84,27 @@ def game(script, seed, dealer, max_deals, last_contract, kasa, as_json):
         _final(game_state, as_json)
     if failed:
         sys.exit(1)
+
+
+def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contract: str,
+                  kasa: int | None, as_json: bool) -> None:
+    from prefa_sim.bots import PlayerError, make_players
+    from prefa_sim.bots.table import play_game
+
+    try:
+        seated = make_players(specs)
+    except PlayerError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
+    names = ", ".join(f"seat {s} {p.name}" for s, p in enumerate(seated))
+    click.echo(f"players: {names}; seed {seed}", err=True)
+    game_state = None
+    try:
+        for game_state, deal in play_game(seated, seed, max_deals, last_contract, dealer, kasa):
+            _report(game_state, deal, as_json)
+    except PlayerError as exc:
+        raise click.ClickException(str(exc)) from None
+    if game_state is not None:
+        _final(game_state, as_json)
 
 
 def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int:

@@ -10,6 +10,7 @@ leaves the state unchanged.  Seats are absolute (0-2), play order ``s, s+1 …``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -122,6 +123,11 @@ class Deal:
     claim_answers: list[bool] = field(default_factory=list)
     settlement: Settlement | None = None
     history: list[tuple[int, Action]] = field(default_factory=list)
+    played: list[tuple[int, int]] = field(default_factory=list)
+    """Every card played, in order: (seat, card)."""
+    claim_refused_after: int | None = None
+    """How many cards had been played when a claim was last refused: the declarer plays
+    on before claiming again (docs/rules.md §5.5)."""
     hands_dealt: list[Bitboard] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -215,9 +221,10 @@ class Deal:
             return [Answer(True), Answer(False)]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Take ``action`` for the current player (``IllegalActionError`` if not allowed)."""
-        if action not in self.legal_actions():
+    def apply(self, action: Action, legal: Sequence[Action] | None = None) -> None:
+        """Take ``action`` for the current player (``IllegalActionError`` if not allowed);
+        ``legal``: this state's ``legal_actions()`` when the caller has them already."""
+        if action not in (self.legal_actions() if legal is None else legal):
             raise IllegalActionError(f"{action} is not legal in the {self.phase} phase"
                                      + (f" for seat {self.current_player()}"
                                         if not self.is_terminal() else ""))
@@ -277,6 +284,7 @@ class Deal:
             self.claim_answers = []
             self.phase = "claim"
             return
+        self.played.append((self.position.to_move, action.card))
         self.position, winner = self.position.play(action.card)
         if winner is not None:
             self.tricks[winner] += 1
@@ -287,6 +295,7 @@ class Deal:
         self.claim_answers.append(action.accept)
         if not action.accept:
             self.phase = "play"
+            self.claim_refused_after = len(self.played)
             return
         if len(self.claim_answers) == len(self._claim_answerers()):
             self.tricks[self.declarer] += self.position.tricks_left
@@ -299,7 +308,8 @@ class Deal:
 
     def _may_claim(self) -> bool:
         pos = self.position
-        return (not pos.trick and pos.to_move == self.declarer and pos.tricks_left >= 2)
+        return (not pos.trick and pos.to_move == self.declarer and pos.tricks_left >= 2
+                and self.claim_refused_after != len(self.played))
 
     def _claim_answerers(self) -> list[int]:
         return [s for s in self.position.active if s != self.declarer]

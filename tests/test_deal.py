@@ -98,6 +98,12 @@ def test_claim_accepted_and_rejected():
     deal.apply(Answer(True))
     deal.apply(Answer(False))
     assert deal.phase == "play" and deal.position.tricks_left == 10
+    # The refused claim is not put again at the same point: the declarer plays on.
+    assert Claim() not in deal.legal_actions()
+    for _ in range(3):  # the declarer leads its top card, the others play low
+        cards = [c for c in range(32) if deal.position.legal_cards() >> c & 1]
+        deal.apply(Play(max(cards) if deal.current_player() == 0 else min(cards)))
+    assert deal.tricks == [1, 0, 0] and Claim() in deal.legal_actions()
     deal.apply(Claim())
     deal.apply(Answer(True))
     deal.apply(Answer(True))

@@ -1,0 +1,43 @@
+"""Deals per second on one core for each player mix, through the rules engine.
+
+    python benchmarks/bench_players.py [--deals 3000] [--oracle-deals 50] [--seed 1]
+
+Each mix plays the same deals of the seed (the cards of ``prefa simulate``'s deals),
+every decision taken by the players, settlement included.  A few warm-up deals run
+first and are not timed, so the oracle's numba compile time is excluded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from prefa_sim.bots import make_players
+from prefa_sim.bots.table import play_deal
+
+MIXES = (("random", "random"), ("heuristic", "heuristic"),
+         ("heuristic,random,random", "heuristic vs random"), ("oracle", "oracle"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=3000)
+    parser.add_argument("--oracle-deals", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"prefa-sim players benchmark: seed {args.seed}, one core, warm-up excluded")
+    for spec, label in MIXES:
+        players = make_players(spec)
+        deals = args.oracle_deals if "oracle" in spec else args.deals
+        for i in range(3):
+            play_deal(players, args.seed + 1, i)  # warm-up: compile, caches
+        start = time.perf_counter()
+        played = sum(play_deal(players, args.seed, i).settlement is not None
+                     for i in range(deals))
+        seconds = time.perf_counter() - start
+        print(f"{label:<20} {deals / seconds:9.1f} deals/s  ({deals} deals, {played} played "
+              f"out, {seconds:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""The player interface: one object decides for one seat at every decision point."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..deal import Action
+from .observation import Observation
+
+
+class PlayerError(ValueError):
+    """A player that cannot be loaded, or that chose an action the rules do not allow."""
+
+
+class Player:
+    """Decides for a seat: calls, discard or solo, the contract (and the aces), the defence
+    declarations, cards, claims and answers to claims.
+
+    ``act`` receives the seat's ``Observation`` (never the deal itself) and a random
+    generator of the deal's own stream, so that the same seed gives the same games
+    whatever the number of workers; it returns one of ``observation.legal``.  A player
+    keeps no memory between calls: everything it may know is in the observation.
+    ``sees_all_cards`` players (the oracle) also get ``observation.all_cards``.
+    """
+
+    name = "player"
+    sees_all_cards = False
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> Action:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    """Uniformly among the legal actions: a baseline and a fuzzer of the rules engine."""
+
+    name = "random"
+
+    def act(self, observation: Observation, rng: np.random.Generator) -> Action:
+        return observation.legal[int(rng.integers(len(observation.legal)))]

@@ -1,0 +1,125 @@
+"""The oracle: a player that sees every card and plays double-dummy.
+
+It cheats by design (``sees_all_cards``): it is the upper bound that the other players
+are measured against, never a fair opponent.  It bids to the best contract the
+widow-aware double-dummy table allows (by trick value, as ``best_contract``), discards
+and names as that table says, declares the defence that costs the declarer most, plays
+the card of best double-dummy value, claims when double-dummy play takes every remaining
+trick and accepts a claim exactly then.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..contracts import best_contract
+from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
+from ..position import Position
+from ..seats import opening_leader
+from ..settlement import DEFENCES, settle
+from ..solver import Solver
+from .base import Player
+from .observation import Observation
+
+
+class OraclePlayer(Player):
+    """Double-dummy with every card seen (cheating: an upper bound)."""
+
+    name = "oracle"
+    sees_all_cards = True
+
+    def __init__(self, solver: Solver | None = None) -> None:
+        self._solver = solver
+        self._tables: dict[tuple, dict] = {}
+
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None:
+            self._solver = Solver()
+        return self._solver
+
+    def act(self, obs: Observation, rng: np.random.Generator) -> Action:
+        action = getattr(self, f"_{obs.phase}")(obs)
+        return action if action in obs.legal else obs.legal[0]
+
+    def _table(self, obs: Observation, seat: int) -> dict:
+        """The widow table of ``seat`` as declarer (both defenders playing), cached per deal."""
+        everything = obs.all_cards
+        deal = everything.deal
+        key = (tuple(deal.hands_dealt), everything.widow, deal.dealer, seat)
+        if key not in self._tables:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            leader = opening_leader(deal.dealer, (0, 1, 2))
+            self._tables[key] = self.solver.widow_table(list(deal.hands_dealt),
+                                                        everything.widow, leader, seat)
+        return self._tables[key]
+
+    def _auction(self, obs: Observation) -> Action:
+        table = self._table(obs, obs.seat)
+        target = best_contract({s: r.best_tricks for s, r in table.items()})
+        best = target.step if target is not None else -1
+        for call in obs.legal:
+            if call.kind == "raise" and call.contract.step <= best:
+                return call
+        high = max((c.contract.step for _, c in obs.calls if c.kind == "raise"), default=-1)
+        for call in obs.legal:
+            if call.kind == "hold" and high <= best:
+                return call
+        return obs.legal[0]  # pass
+
+    def _widow(self, obs: Observation) -> Action:
+        contract = self._named(obs)
+        if contract is None:
+            return Solo()
+        result = self._table(obs, obs.seat)[contract.strain]
+        return Discard(result.best_discards[0])
+
+    def _named(self, obs: Observation):
+        table = self._table(obs, obs.seat)
+        return best_contract({s: r.best_tricks for s, r in table.items()}, obs.min_contract)
+
+    def _contract(self, obs: Observation) -> Action:
+        contract = self._named(obs)
+        if contract is None:  # the discard was made for the solo's alternative
+            contract = obs.min_contract
+        aces = Name(contract, True)
+        return aces if aces in obs.legal else Name(contract)
+
+    def _defence(self, obs: Observation) -> Action:
+        deal = obs.all_cards.deal
+        said = tuple(obs.declarations)
+        best_word, best_cost = None, None
+        for sequence, defence in DEFENCES.items():
+            if len(sequence) <= len(said) or sequence[:len(said)] != said:
+                continue
+            roles = ("declarer", *defence.players)
+            active = sorted({(deal.declarer + {"declarer": 0, "first": 1, "second": 2}[r]) % 3
+                             for r in roles})
+            if defence.players:
+                position = Position(tuple(deal.hands), deal.contract.strain,
+                                    opening_leader(deal.dealer, active), deal.declarer,
+                                    tuple(active))
+                t = self.solver.solve(position)
+                tricks = {"declarer": t, defence.players[0]: 10 - t}
+            else:
+                tricks = None
+            net = settle(deal.contract, sequence, tricks, pot=deal.pot,
+                         last_contract=deal.last_contract).net["declarer"]
+            if best_cost is None or net < best_cost:
+                best_word, best_cost = sequence[len(said)], net
+        return Declare(best_word)
+
+    def _play(self, obs: Observation) -> Action:
+        position = obs.all_cards.deal.position
+        if Claim() in obs.legal and self.solver.solve(position) == position.tricks_left:
+            return Claim()
+        values = self.solver.card_values(position)
+        pick = max if obs.seat == obs.declarer else min
+        best = pick(values.values())
+        return Play(min(c for c, v in values.items() if v == best))
+
+    def _claim(self, obs: Observation) -> Action:
+        position = obs.all_cards.deal.position
+        return Answer(self.solver.solve(position) == position.tricks_left)
+

@@ -1,0 +1,74 @@
+"""Players at the table: one deal, or a whole game, driven through the rules engine.
+
+Each decision goes to the player of the seat to act, with that seat's ``Observation``
+and the deal's own random stream: deal ``i`` of a seed deals its cards from
+``SeedSequence(seed, spawn_key=(i,))`` (the same cards as ``prefa simulate``) and the
+players draw from ``SeedSequence(seed, spawn_key=(i, 1))``, so the same seed gives the
+same games whatever the order or the machine the deals are played on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from ..deal import Deal
+from ..game import Game
+from ..kasa import KasaGame
+from ..scenario import DealSampler, Scenario, deal_rng
+from ..seats import DEFAULT_DEALER
+from ..settlement import LastContractMode
+from .base import Player, PlayerError
+from .observation import observe
+
+
+def player_rng(seed: int, index: int) -> np.random.Generator:
+    """The players' random stream for deal ``index`` of ``seed``."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+
+
+def deal_cards(seed: int, index: int) -> tuple[list[int], int]:
+    """The cards of deal ``index`` of ``seed``: the same as ``prefa simulate``'s."""
+    row = DealSampler(Scenario()).deal(deal_rng(seed, index))
+    return [int(h) for h in row[:3]], int(row[3])
+
+
+def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator) -> Deal:
+    """Let the players take every decision of ``deal`` until it is settled or void.
+
+    A player that returns an action the rules do not allow raises ``PlayerError``
+    naming the player, the seat and the action.
+    """
+    while not deal.is_terminal():
+        seat = deal.current_player()
+        player = players[seat]
+        observation = observe(deal, seat, all_cards=player.sees_all_cards)
+        action = player.act(observation, rng)
+        if action not in observation.legal:
+            raise PlayerError(f"player {player.name} in seat {seat} chose {action!s}, which "
+                              f"is not legal in the {deal.phase} phase")
+        deal.apply(action, observation.legal)
+    return deal
+
+
+def play_deal(players: Sequence[Player], seed: int, index: int,
+              dealer: int = DEFAULT_DEALER) -> Deal:
+    """Deal ``index`` of ``seed`` (the cards and the players' stream) played out."""
+    hands, widow = deal_cards(seed, index)
+    return play_out(Deal(hands, widow, dealer), players, player_rng(seed, index))
+
+
+def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
+              last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
+              kasa: int | None = None) -> Iterator[tuple[Game, Deal]]:
+    """Yield ``(game, deal)`` after each deal of a game played by ``players`` (seat
+    order) until the pot is spent (or ``max_deals`` deals); deal ``i`` of the game is
+    deal ``i`` of ``seed``."""
+    game = Game(dealer=dealer, last_contract=last_contract,
+                kasa=KasaGame([kasa] * 3) if kasa else None)
+    while not game.over and game.deals < max_deals:
+        hands, widow = deal_cards(seed, game.deals)
+        deal = play_out(game.new_deal(hands, widow), players, player_rng(seed, game.deals))
+        game.record(deal)
+        yield game, deal

@@ -1,0 +1,192 @@
+"""Players: only legal moves, only what their seat may know, money that sums to zero,
+games that end, the same games from the same seed, and the oracle's double-dummy play."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from prefa_sim.bots import (
+    HeuristicPlayer,
+    OraclePlayer,
+    PlayerError,
+    RandomPlayer,
+    make_player,
+    make_players,
+)
+from prefa_sim.bots.base import Player
+from prefa_sim.bots.table import play_deal, play_game
+from prefa_sim.cards import format_deal
+from prefa_sim.cli import main
+from prefa_sim.deal import Play
+from prefa_sim.game import deal_record
+from prefa_sim.position import Position
+from prefa_sim.seats import opening_leader
+from prefa_sim.settlement import DEFENCES
+
+
+class Watcher(Player):
+    """Wraps a player and checks every observation it is given against the deal."""
+
+    def __init__(self, inner: Player, deals: dict) -> None:
+        self.inner, self.deals, self.name = inner, deals, inner.name
+        self.decisions = 0
+
+    def act(self, obs, rng):
+        deal = self.deals["current"]
+        self.decisions += 1
+        assert obs.all_cards is None
+        hidden = 0  # cards in the other seats' hands that nobody has played or shown
+        for seat in range(3):
+            if seat != obs.seat:
+                held = deal.position.hands[seat] if deal.position else deal.hands[seat]
+                hidden |= held
+        if obs.phase == "claim":
+            hidden &= ~obs.shown
+        assert obs.seen & hidden == 0, "an observation shows cards its seat cannot see"
+        assert obs.widow is None or obs.seat == deal.declarer
+        return self.inner.act(obs, rng)
+
+
+@pytest.mark.parametrize("mix", ["random", "heuristic,random,random",
+                                 "random,heuristic,random", "random,random,heuristic",
+                                 "heuristic"])
+def test_only_legal_moves_and_only_what_the_seat_sees(mix, monkeypatch):
+    """10,000 deals over the mixes: every decision legal (the table checks), every
+    observation free of hidden cards, the money of each deal summing to zero."""
+    import prefa_sim.bots.table as table
+
+    deals = {}
+    original = table.play_out
+
+    def remember(deal, players, rng):
+        deals["current"] = deal
+        return original(deal, players, rng)
+
+    monkeypatch.setattr(table, "play_out", remember)
+    players = [Watcher(p, deals) for p in make_players(mix)]
+    phases = set()
+    for i in range(2000):
+        deal = play_deal(players, 77, i, dealer=i % 3)
+        phases.add(deal.phase)
+        for _, action in deal.history:
+            phases.add(type(action).__name__)
+        if deal.settlement is not None:
+            assert sum(deal.settlement.transfers.values()) == 0
+            assert sum(deal.settlement.net.values()) == -deal.settlement.pot_delta
+    assert {"settled", "void", "Call", "Discard", "Name", "Declare", "Play"} <= phases
+    assert all(p.decisions for p in players)
+
+
+def test_heuristic_games_end_by_the_pot_and_results_sum_to_zero():
+    players = make_players("heuristic")
+    for seed in (1, 2):
+        *_, (game, _) = play_game(players, seed, max_deals=400)
+        assert game.over and game.pot < 10
+        assert sum(game.results(), Fraction(0)) == 0
+
+
+def test_the_same_seed_gives_the_same_games():
+    def records(seed):
+        players = make_players("heuristic,random,heuristic")
+        return [json.dumps(deal_record(g, d)) for g, d in play_game(players, seed, 30)]
+
+    assert records(5) == records(5)
+    assert records(5) != records(6)
+    # Deal i of a seed has the same cards on its own as in the game.
+    alone = play_deal(make_players("random"), 5, 7)
+    assert format_deal(alone.hands_dealt, alone.widow) == json.loads(records(5)[7])["deal"]
+
+
+def test_the_oracle_plays_double_dummy(solver):
+    oracle = OraclePlayer(solver)
+    players = [oracle] * 3
+    played = 0
+    for i in range(12):
+        deal = play_deal(players, 3, i)
+        if deal.settlement is None or deal.solo:
+            continue
+        defence = DEFENCES[tuple(deal.declarations)]
+        if not defence.players:
+            continue
+        active = tuple(sorted({deal.declarer, *(deal.seat_of_role(r) for r in defence.players)}))
+        start = Position(tuple(deal.hands), deal.contract.strain,
+                         opening_leader(deal.dealer, active), deal.declarer, active)
+        assert deal.tricks[deal.declarer] == solver.solve(start)
+        played += 1
+    assert played >= 3
+
+
+def test_a_players_own_file(tmp_path):
+    file = tmp_path / "mine.py"
+    file.write_text("class Lowest:\n"
+                    "    def act(self, observation, rng):\n"
+                    "        return observation.legal[-1]\n"
+                    "class Cheat:\n"
+                    "    def act(self, observation, rng):\n"
+                    "        from prefa_sim.deal import Play\n"
+                    "        return Play(0)\n")
+    mine = make_player(f"{file}:Lowest")
+    assert mine.name == "Lowest" and mine.sees_all_cards is False
+    deal = play_deal([mine, RandomPlayer(), HeuristicPlayer()], 1, 0)
+    assert deal.is_terminal()
+    with pytest.raises(PlayerError, match="player Cheat in seat 0 chose"):
+        for i in range(20):
+            play_deal([make_player(f"{file}:Cheat"), mine, mine], 1, i)
+    for spec, message in ((f"{file}:Nope", "no player class 'Nope'"),
+                          (f"{tmp_path}/none.py:X", "does not exist"),
+                          ("grandmaster", "unknown player 'grandmaster'")):
+        with pytest.raises(PlayerError, match=message):
+            make_player(spec)
+    broken = tmp_path / "broken.py"
+    broken.write_text("this is not python\n")
+    with pytest.raises(PlayerError, match="cannot load"):
+        make_player(f"{broken}:X")
+    assert Play(0) != Play(1)
+
+
+def test_game_command_with_players(tmp_path):
+    result = CliRunner().invoke(main, ["game", "--players", "heuristic", "--seed", "2",
+                                       "--json", "--max-deals", "400"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[-1]["final"] and lines[-1]["over"] and lines[-1]["ended"] == "pot spent"
+    assert sum(lines[-1]["results_thirds"]) == 0
+    # The recording replays exactly through the script reader.
+    script = tmp_path / "game.jsonl"
+    script.write_text(result.stdout)
+    replay = CliRunner().invoke(main, ["game", str(script), "--json", "--max-deals", "400"])
+    assert replay.exit_code == 0, replay.output
+    assert replay.stdout == result.stdout
+    for args, message in ((["--players", "a,b"], "name three players"),
+                          (["--players", "random", str(script)], "no SCRIPT with it")):
+        bad = CliRunner().invoke(main, ["game", *args])
+        assert bad.exit_code == 2 and message in bad.output
+
+
+class Counted(Player):
+    """Fails a deal that takes more decisions than any deal can."""
+
+    def __init__(self, inner: Player, limit: int = 500) -> None:
+        self.inner, self.limit, self.name = inner, limit, inner.name
+        self.sees_all_cards = inner.sees_all_cards
+        self.calls = 0
+
+    def act(self, obs, rng):
+        self.calls += 1
+        assert self.calls < self.limit, "a deal that never ends"
+        return self.inner.act(obs, rng)
+
+
+def test_a_refused_claim_is_not_repeated_forever(solver):
+    """The oracle claims whenever double-dummy play takes the rest; a heuristic defender
+    refuses unless every card shown is a master: the declarer then plays on."""
+    oracle, heuristic = OraclePlayer(solver), HeuristicPlayer()
+    claims = refusals = 0
+    for i in range(8):
+        players = [Counted(heuristic), Counted(heuristic), Counted(oracle)]
+        deal = play_deal(players, 4, i, dealer=(2 + i) % 3)
+        claims += sum(type(a).__name__ == "Claim" for _, a in deal.history)
+        refusals += sum(type(a).__name__ == "Answer" and not a.accept for _, a in deal.history)
+    assert claims and refusals
