@@ -8,6 +8,7 @@ from .auction import auction
 from .common import PrefaGroup
 from .game import game
 from .makerate import makerate
+from .match import match
 from .odds import odds
 from .plot import plot
 from .report import report
@@ -28,6 +29,7 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show, makerate, odds, stats, plot, report):
+for command in (solve, auction, score, game, show, makerate, odds, stats, plot, report,
+                match):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")

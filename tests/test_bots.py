@@ -190,3 +190,77 @@ def test_a_refused_claim_is_not_repeated_forever(solver):
         claims += sum(type(a).__name__ == "Claim" for _, a in deal.history)
         refusals += sum(type(a).__name__ == "Answer" and not a.accept for _, a in deal.history)
     assert claims and refusals
+
+
+# -- the sampling player ------------------------------------------------------------------
+
+def test_samples_respect_sizes_and_voids():
+    import numpy as np
+
+    from prefa_sim.bots.sampling import sample_hidden
+
+    rng = np.random.default_rng(3)
+    unknown = (1 << 22) - 1  # spades, clubs and six diamonds
+    for _ in range(200):
+        a, b, c = sample_hidden(unknown, [(10, 0b0001), (10, 0), (2, 0b0010)], rng)
+        assert a | b | c == unknown and not (a & b or a & c or b & c)
+        assert [bin(x).count("1") for x in (a, b, c)] == [10, 10, 2]
+        assert a & 0xFF == 0 and c & 0xFF00 == 0  # a void in spades, c in clubs
+
+
+def test_shown_voids_from_the_play():
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.bots.sampling import shown_voids
+    from prefa_sim.cards import parse_card
+    from prefa_sim.contracts import parse_contract
+
+    c = parse_card
+    obs = Observation(seat=0, dealer=2, phase="play", hand=0, legal=(), declarer=0,
+                      contract=parse_contract("7H"), active=(0, 1, 2), leader=0,
+                      played=((0, c("AS")), (1, c("7S")), (2, c("8D")),  # 2: no spade, no trump
+                              (0, c("KC")), (1, c("7H")), (2, c("7C"))))  # 1: ruffed clubs
+    voids = shown_voids(obs)
+    assert voids == {0: 0, 1: 0b0010, 2: 0b1001}
+
+
+def test_the_sampling_player_plays_legally_and_reproducibly(solver):
+    from prefa_sim.bots import SamplingParams, SamplingPlayer
+
+    def run():
+        sampler = SamplingPlayer(SamplingParams(bidding=3, widow=3, defence=4, play=4), solver)
+        players = [sampler, HeuristicPlayer(), sampler]
+        return [[str(a) for _, a in play_deal(players, 21, i).history] for i in range(6)]
+
+    first = run()
+    assert first == run()  # the same seed, the same choices
+    assert any("play" in h or "pass" in h for h in first)
+
+
+# -- duplicate matches ----------------------------------------------------------------------
+
+def test_duplicate_seating_gives_identical_players_identical_scores():
+    from prefa_sim.bots.match import duplicate_deal
+
+    for i in range(30):
+        totals = duplicate_deal(["random"] * 3, 8, i)
+        assert totals[0] == totals[1] == totals[2]
+
+
+def test_match_rows_do_not_depend_on_workers_and_the_command_reports(tmp_path):
+    from prefa_sim.bots.match import play_match
+
+    one = play_match(["heuristic", "random", "random"], 12, 5, workers=1, chunk=5)
+    two = play_match(["heuristic", "random", "random"], 12, 5, workers=2, chunk=5)
+    assert one.shape == (12, 3) and (one == two).all()
+    result = CliRunner().invoke(main, ["match", "heuristic", "random", "random", "-n", "12",
+                                       "--seed", "5", "-w", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == ["A heuristic", "B random", "C random"]
+    assert data["kapikia_per_deal"][0]["value"] == pytest.approx(one[:, 0].mean())
+    pair = next(d for d in data["differences"] if d["player"] == "A heuristic"
+                and d["versus"] == "B random")
+    assert pair["value"] == pytest.approx((one[:, 0] - one[:, 1]).mean())
+    assert pair["low"] <= pair["value"] <= pair["high"]
+    bad = CliRunner().invoke(main, ["match", "heuristic", "nobody", "random"])
+    assert bad.exit_code == 2 and "unknown player 'nobody'" in bad.output

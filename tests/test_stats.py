@@ -92,3 +92,17 @@ def test_mean_tricks_interval_stays_within_the_possible_tricks():
     counts = np.zeros(11, dtype=int)
     counts[[9, 10]] = 1
     assert mean_tricks(counts).high == 10
+
+
+def test_bootstrap_mean():
+    from prefa_sim.stats.intervals import bootstrap_mean
+
+    values = np.random.default_rng(1).normal(5, 2, 400)
+    e = bootstrap_mean(values, 2000, seed=3)
+    assert e.value == pytest.approx(values.mean()) and e.low < e.value < e.high
+    half = 1.96 * values.std(ddof=1) / math.sqrt(len(values))
+    assert (e.high - e.low) / 2 == pytest.approx(half, rel=0.15)  # close to the normal one
+    assert bootstrap_mean(values, 500, seed=3) == bootstrap_mean(values, 500, seed=3)
+    one = bootstrap_mean([7.0])
+    assert (one.value, one.low, one.high, one.n) == (7.0, 7.0, 7.0, 1)
+    assert math.isnan(bootstrap_mean([]).value)

@@ -15,16 +15,19 @@ from .base import Player, PlayerError, RandomPlayer
 from .heuristic import HeuristicParams, HeuristicPlayer
 from .observation import Observation, observe
 from .oracle import OraclePlayer
+from .sampling import SamplingParams, SamplingPlayer
 
 PLAYERS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
     "oracle": OraclePlayer,
+    "sampling": SamplingPlayer,
 }
 """The built-in players by name."""
 
 __all__ = ["PLAYERS", "HeuristicParams", "HeuristicPlayer", "Observation", "OraclePlayer",
-           "Player", "PlayerError", "RandomPlayer", "make_player", "make_players", "observe"]
+           "Player", "PlayerError", "RandomPlayer", "SamplingParams", "SamplingPlayer",
+           "make_player", "make_players", "observe"]
 
 
 def make_player(spec: str) -> Player:

@@ -56,3 +56,23 @@ def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95,
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
     return Estimate(mean, low, high, n)
+
+
+def bootstrap_mean(values, replicates: int = 2000, seed: int = 0,
+                   level: float = 0.95) -> Estimate:
+    """The mean of ``values`` (one per independent unit, e.g. a deal) with its percentile
+    bootstrap interval; for a paired comparison pass the per-unit differences."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0, level)
+    rng = np.random.default_rng(seed)
+    means = np.empty(replicates)
+    step = max(1, min(256, 8_000_000 // n))  # resamples at a time: bounded memory
+    for start in range(0, replicates, step):
+        size = min(step, replicates - start)
+        means[start:start + size] = values[rng.integers(0, n, (size, n))].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return Estimate(float(values.mean()), float(low), float(high), n, level)

@@ -1,0 +1,109 @@
+"""``prefa match``: three players in a duplicate match, with intervals."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from prefa_sim.bots import PlayerError, make_player
+from prefa_sim.bots.match import match_result, play_match
+from prefa_sim.stats.output import text_table
+from prefa_sim.workers import default_workers
+
+from .common import PrefaCommand, user_errors
+
+
+@click.command(cls=PrefaCommand)
+@click.argument("players", nargs=3, metavar="A B C")
+@click.option("-n", "--deals", type=click.IntRange(min=2), default=200, show_default=True,
+              help="Deals, each played in all three seatings.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Seed of the deals and the players' choices.")
+@click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
+              help="Processes (default: all cores).")
+@click.option("--bootstrap", type=click.IntRange(100, 100_000), default=2000,
+              show_default=True, help="Bootstrap replicates for the intervals.")
+@click.option("--json", "as_json", is_flag=True, help="The result as one JSON object.")
+def match(players, deals, seed, workers, bootstrap, as_json):
+    """Play a duplicate match between three players (random, heuristic, sampling,
+    oracle, or path/to/file.py:ClassName): every deal in all three seatings, so each
+    player holds every hand once; then who is ahead, by how much, and whether the 95%
+    interval of the difference (paired deal by deal) excludes zero."""
+    for spec in players:
+        try:
+            make_player(spec)
+        except PlayerError as exc:
+            raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
+    names = _labels(players)
+    workers = workers or default_workers()
+    click.echo(f"duplicate match: {deals} deals x 3 seatings, seed {seed}, "
+               f"{min(workers, deals)} worker(s)", err=True)
+    shown = [0]
+
+    def progress(done: int) -> None:  # a line every tenth of the match
+        if done * 10 >= (shown[0] + 1) * deals:
+            shown[0] = done * 10 // deals
+            click.echo(f"{done}/{deals} deals", err=True)
+
+    try:
+        with user_errors():
+            money = play_match(players, deals, seed, workers, progress)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: nothing was kept", err=True)
+        sys.exit(130)
+    result = match_result(names, money, bootstrap)
+    if as_json:
+        click.echo(json.dumps(_as_dict(result, seed)))
+        return
+    click.echo(_text(result, seed))
+
+
+def _labels(players) -> list[str]:
+    """Player names, lettered A B C when a name is seated twice."""
+    if len(set(players)) == 3:
+        return list(players)
+    return [f"{letter} {name}" for letter, name in zip("ABC", players, strict=True)]
+
+
+def _money(e) -> str:
+    return f"{e.value:+.1f} ({e.low:+.1f}..{e.high:+.1f})"
+
+
+def _text(result, seed: int) -> str:
+    lines = [f"duplicate match, {result.deals} deals x 3 seatings, seed {seed}; kapíkia per "
+             "deal (summed over a deal's three seatings, as prefa score nets them), 95% "
+             "bootstrap intervals over deals", ""]
+    lines.append(text_table(["player", "kapíkia per deal"],
+                            [[n, _money(e)] for n, e in zip(result.names, result.means,
+                                                            strict=True)]))
+    lines += ["", "row minus column, paired deal by deal (* the interval excludes zero):"]
+    body = []
+    for a, name in enumerate(result.names):
+        row = [name]
+        for b in range(3):
+            if a == b:
+                row.append("-")
+                continue
+            e = result.differences[a, b]
+            row.append(_money(e) + (" *" if e.low > 0 or e.high < 0 else ""))
+        body.append(row)
+    lines.append(text_table(["", *result.names], body))
+    order = sorted(range(3), key=lambda k: -result.means[k].value)
+    top, second = order[0], order[1]
+    e = result.differences[top, second]
+    clear = "the interval excludes zero" if e.low > 0 else "the interval does not exclude zero"
+    lines += ["", f"ahead: {result.names[top]}, by {e.value:+.1f} kapíkia per deal over "
+                  f"{result.names[second]} ({e.low:+.1f}..{e.high:+.1f}; {clear})"]
+    return "\n".join(lines)
+
+
+def _as_dict(result, seed: int) -> dict:
+    def est(e):
+        return {"value": e.value, "low": e.low, "high": e.high}
+
+    return {"deals": result.deals, "seed": seed, "players": list(result.names),
+            "kapikia_per_deal": [est(e) for e in result.means],
+            "differences": [{"player": result.names[a], "versus": result.names[b], **est(e)}
+                            for (a, b), e in result.differences.items()]}

@@ -1,0 +1,90 @@
+"""Duplicate matches: every deal played once per seating, so the luck of the cards cancels.
+
+Deal ``i`` of the seed is played three times, the players rotated through the seats
+(A B C, B C A, C A B) with the same cards, dealer and random stream, each time from a
+full pot.  A player's score for the deal is what it netted over its three seats (the
+``prefa score`` convention: a pot withdrawal is the declarer's gain), so every player
+held every hand once.  Differences between two players are taken deal by deal (paired)
+and their intervals bootstrapped over deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from ..stats.intervals import Estimate, bootstrap_mean
+from ..workers import ordered_map
+from . import make_player
+from .base import Player
+from .table import play_deal
+
+_PLAYERS: dict[str, Player] = {}
+
+
+def _player(spec: str) -> Player:
+    """One player per spec and process (a solver's tables are kept between deals)."""
+    if spec not in _PLAYERS:
+        _PLAYERS[spec] = make_player(spec)
+    return _PLAYERS[spec]
+
+
+def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[int]:
+    """Each player's net kapíkia from deal ``index`` played in all three seatings."""
+    totals = [0, 0, 0]
+    for rotation in range(3):
+        seating = [(seat + rotation) % 3 for seat in range(3)]  # seat -> player
+        players = [_player(specs[k]) for k in seating]
+        deal = play_deal(players, seed, index, dealer=index % 3)
+        if deal.settlement is None:
+            continue
+        net = deal.settlement.net
+        for seat, k in enumerate(seating):
+            role = ("declarer", "first", "second")[(seat - deal.declarer) % 3]
+            totals[k] += net[role]
+    return totals
+
+
+def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> list[list[int]]:
+    specs, seed, indices = job
+    return [duplicate_deal(specs, seed, i) for i in indices]
+
+
+def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
+               progress: Callable[[int], None] | None = None, chunk: int = 20) -> np.ndarray:
+    """Net kapíkia per deal and player, ``[deals, 3]``, deal ``i`` in row ``i`` whatever
+    the number of workers."""
+    jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
+            for start in range(0, deals, chunk))
+    rows: list[list[int]] = []
+    runner = (map(_deal_chunk, jobs) if workers <= 1
+              else ordered_map(_deal_chunk, jobs, workers, batch=1))
+    for block in runner:
+        rows.extend(block)
+        if progress:
+            progress(len(rows))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Each player's kapíkia per deal, and every pair's difference, with intervals."""
+
+    names: tuple[str, ...]
+    deals: int
+    means: tuple[Estimate, ...]
+    differences: dict[tuple[int, int], Estimate]
+    """``(a, b)``: player a's kapíkia per deal minus player b's, paired deal by deal."""
+
+
+def match_result(names: Sequence[str], money: np.ndarray, replicates: int = 2000,
+                 seed: int = 0) -> MatchResult:
+    """Bootstrap intervals over deals for ``play_match``'s table."""
+    boot = partial(bootstrap_mean, replicates=replicates, seed=seed)
+    means = tuple(boot(money[:, k]) for k in range(3))
+    differences = {(a, b): boot(money[:, a] - money[:, b])
+                   for a in range(3) for b in range(3) if a != b}
+    return MatchResult(tuple(names), len(money), means, differences)
