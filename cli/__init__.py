@@ -7,6 +7,7 @@ from prefa_sim import __version__
 from .auction import auction
 from .common import PrefaGroup
 from .game import game
+from .games import games
 from .makerate import makerate
 from .match import match
 from .odds import odds
@@ -29,7 +30,7 @@ def main() -> None:
     """
 
 
-for command in (solve, auction, score, game, show, makerate, odds, stats, plot, report,
-                match):
+for command in (solve, auction, score, game, games, show, makerate, odds, stats, plot,
+                report, match):
     main.add_command(command)
 main.add_command(simulate_command, name="simulate")

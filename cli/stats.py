@@ -120,3 +120,34 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
               f"{f' with {where}' if where else ''}; bootstrap {bootstrap} replicates over "
               f"deals (seed {seed})")
     click.echo(render_defence(stats_, shown, tables, fmt, header))
+
+
+@stats.command("bidding", cls=PrefaCommand)
+@click.argument("dataset", type=click.Path(exists=True))
+@click.option("--bootstrap", type=click.IntRange(100, 100_000), default=2000,
+              show_default=True, help="Bootstrap replicates for the money intervals.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the bootstrap.")
+@click.option("--markdown", is_flag=True, help="Markdown tables.")
+@click.option("--json", "as_json", is_flag=True, help="Every table as one JSON object.")
+def bidding(dataset, bootstrap, seed, markdown, as_json):
+    """Statistics of the games in DATASET (made by prefa games): the void rate, how
+    often the auction winner makes the contract (by player, level and position), the
+    final contracts, each declaration sequence's share and what it pays the declarer, and
+    each player's kapíkia per deal, compared pair by pair deal by deal."""
+    import dataclasses
+    import json
+
+    from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
+
+    try:
+        result = bidding_stats(read_games(dataset), bootstrap, seed)
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        data = dataclasses.asdict(result)
+        data["void"] = {"value": result.void.value, "low": result.void.low,
+                        "high": result.void.high}
+        click.echo(json.dumps(data))
+    else:
+        click.echo(bidding_text(result, markdown))

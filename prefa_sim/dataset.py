@@ -81,6 +81,29 @@ SCHEMA = pa.schema(
 )
 
 
+# The games dataset of ``prefa games`` (one row per deal and seating):
+#   deal, seating (player k sits in seat (k + seating) mod 3), dealer, hand0-2 and widow as
+#   dealt, player0-2 (the player in each seat), actions and actors (every action in order,
+#   as a prefa game script reads it, and the seat that took it), void, declarer, position
+#   (0 first hand, 1 second, 2 dealer), contract, solo, aces, discard, declarations
+#   ("play,pass,together"), tricks0-2 (as the settlement counts them), claimed, net0-2
+#   (kapíkia each seat netted, a pot withdrawal counting as a gain) and pot_delta.
+GAMES_SCHEMA = pa.schema([
+    ("deal", pa.int64()), ("seating", pa.int8()), ("dealer", pa.int8()),
+    ("hand0", pa.uint32()), ("hand1", pa.uint32()), ("hand2", pa.uint32()),
+    ("widow", pa.uint32()),
+    ("player0", pa.string()), ("player1", pa.string()), ("player2", pa.string()),
+    ("actions", pa.list_(pa.string())), ("actors", pa.list_(pa.int8())),
+    ("void", pa.bool_()), ("declarer", pa.int8()), ("position", pa.int8()),
+    ("contract", pa.string()), ("solo", pa.bool_()), ("aces", pa.bool_()),
+    ("discard", pa.uint32()), ("declarations", pa.string()),
+    ("tricks0", pa.int8()), ("tricks1", pa.int8()), ("tricks2", pa.int8()),
+    ("claimed", pa.bool_()),
+    ("net0", pa.int32()), ("net1", pa.int32()), ("net2", pa.int32()),
+    ("pot_delta", pa.int32()),
+])
+
+
 def hand_features(hand: int, strain: Strain) -> dict[str, int]:
     """The feature columns of a declarer's ten cards for a strain."""
     lengths = [popcount((hand >> (8 * s)) & 0xFF) for s in range(4)]
@@ -176,20 +199,27 @@ def _open(file: Path) -> pq.ParquetFile:
 
 
 def check_columns(file: Path, parquet: pq.ParquetFile,
-                  columns: Sequence[str] | None = None) -> None:
-    """The file has the dataset's columns (or those asked) with their types."""
+                  columns: Sequence[str] | None = None, expected: pa.Schema = SCHEMA) -> None:
+    """The file has the dataset's columns (or those asked) with their types; ``expected``
+    is ``SCHEMA`` (solved deals) or ``GAMES_SCHEMA`` (games)."""
     schema = parquet.schema_arrow
-    for name in columns or SCHEMA.names:
+    kind = "games dataset (prefa games)" if expected is GAMES_SCHEMA else \
+        "dataset of solved deals (prefa simulate)"
+    for name in columns or expected.names:
         if name not in schema.names:
-            raise DatasetError(f"{file} is not a prefa-sim dataset: no column {name}")
-        if schema.field(name).type != SCHEMA.field(name).type:
-            raise DatasetError(f"{file} is not a prefa-sim dataset: column {name} is "
+            other = GAMES_SCHEMA if expected is SCHEMA else SCHEMA
+            hint = "" if not set(other.names) <= set(schema.names) else (
+                ": it holds games, for prefa stats bidding" if other is GAMES_SCHEMA
+                else ": it holds solved deals, for prefa stats makerate and defence")
+            raise DatasetError(f"{file} is not a prefa-sim {kind}: no column {name}{hint}")
+        if schema.field(name).type != expected.field(name).type:
+            raise DatasetError(f"{file} is not a prefa-sim {kind}: column {name} is "
                                f"{schema.field(name).type}, expected "
-                               f"{SCHEMA.field(name).type}")
+                               f"{expected.field(name).type}")
 
 
-def read_batches(path: str | Path, columns: Sequence[str] | None = None
-                 ) -> Iterator[pa.RecordBatch]:
+def read_batches(path: str | Path, columns: Sequence[str] | None = None,
+                 expected: pa.Schema | None = None) -> Iterator[pa.RecordBatch]:
     """The rows of a dataset as record batches, one file open at a time.
 
     Memory stays flat however many files the run has (a whole-dataset scan keeps
@@ -198,7 +228,7 @@ def read_batches(path: str | Path, columns: Sequence[str] | None = None
     """
     for file in dataset_files(path):
         with _open(file) as parquet:
-            check_columns(file, parquet, columns)
+            check_columns(file, parquet, columns, expected or SCHEMA)
             try:
                 yield from parquet.iter_batches(columns=columns)
             except (OSError, pa.ArrowException) as exc:

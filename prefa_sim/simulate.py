@@ -44,6 +44,8 @@ from .tables import MODES, deal_table
 MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
 REPLAY_FILE = "_replay.npy"  # deals to replay: rows [hand0, hand1, hand2, widow, dealer]
 PART_GLOB = "part-*.parquet"
+LATER_KEYS = {"players", "duplicate"}
+"""Run-record keys added after the first release: a record without them is still whole."""
 
 
 class RunError(ValueError):
@@ -65,6 +67,10 @@ class RunConfig:
     scenario_text: str = ""
     replay: str = ""
     """SHA-256 of the replayed deals (``REPLAY_FILE`` in the output folder), or empty."""
+    players: tuple[str, ...] = ()
+    """``prefa games``: the players of seats 0-1-2 (empty: solve deals double-dummy)."""
+    duplicate: bool = False
+    """``prefa games``: every deal in the three seatings of the players."""
 
     def __post_init__(self) -> None:
         for name, low in (("deals", 1), ("seed", 0), ("chunk_size", 1)):
@@ -89,6 +95,14 @@ class RunConfig:
             raise RunError("scenario must be a table, scenario_text and replay text")
         if self.scenario:
             parse_scenario(self.scenario, "the run's scenario")
+        if not isinstance(self.players, list | tuple) or len(self.players) not in (0, 3) \
+                or not all(isinstance(p, str) and p.strip() for p in self.players):
+            raise RunError(f"players must be three names, got {self.players!r}")
+        object.__setattr__(self, "players", tuple(self.players))
+        if not isinstance(self.duplicate, bool) or (self.duplicate and not self.players):
+            raise RunError("duplicate is true or false, and needs players")
+        if self.players and (self.scenario or self.replay):
+            raise RunError("games are played on random deals: no scenario or replay")
 
     @property
     def dealer(self) -> int:
@@ -106,11 +120,13 @@ class RunConfig:
 
     def chunk_rows(self, index: int) -> int:
         """How many dataset rows chunk ``index`` holds."""
+        if self.players:
+            return len(self.chunk_deals(index)) * (3 if self.duplicate else 1)
         return len(self.chunk_deals(index)) * len(self.declarers) * len(self.strains)
 
     def to_json(self) -> dict:
         data = asdict(self)
-        for name in ("declarers", "strains", "modes"):
+        for name in ("declarers", "strains", "modes", "players"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -129,6 +145,10 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
     ``stats`` receives the sampling counts; ``out_dir`` holds the replayed deals.
     """
     span = config.chunk_deals(index)
+    if config.players:
+        from .bots.records import games_table
+
+        return games_table(config.players, config.seed, span, config.duplicate)
     if config.replay:
         rows = np.load(Path(out_dir) / REPLAY_FILE, mmap_mode="r")[span.start:span.stop]
         deals, dealers = np.array(rows[:, :4]), [int(d) for d in rows[:, 4]]
@@ -234,7 +254,7 @@ def read_manifest(out_dir: str | Path) -> RunConfig | None:
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         known = {f.name for f in fields(RunConfig)}
-        if set(data) != known:
+        if not known - LATER_KEYS <= set(data) <= known:
             raise ValueError(f"expected the keys {', '.join(sorted(known))}")
         return RunConfig.from_json(data)
     except (OSError, ValueError, RecursionError) as exc:

@@ -1,8 +1,8 @@
 """Duplicate matches: every deal played once per seating, so the luck of the cards cancels.
 
 Deal ``i`` of the seed is played three times, the players rotated through the seats
-(A B C, B C A, C A B) with the same cards, dealer and random stream, each time from a
-full pot.  A player's score for the deal is what it netted over its three seats (the
+(player k in seat k + seating, mod 3) with the same cards, dealer and random stream, each
+time from a full pot.  A player's score for the deal is what it netted over its three seats (the
 ``prefa score`` convention: a pot withdrawal is the declarer's gain), so every player
 held every hand once.  Differences between two players are taken deal by deal (paired)
 and their intervals bootstrapped over deals.
@@ -18,33 +18,17 @@ import numpy as np
 
 from ..stats.intervals import Estimate, bootstrap_mean
 from ..workers import ordered_map
-from . import make_player
-from .base import Player
-from .table import play_deal
-
-_PLAYERS: dict[str, Player] = {}
-
-
-def _player(spec: str) -> Player:
-    """One player per spec and process (a solver's tables are kept between deals)."""
-    if spec not in _PLAYERS:
-        _PLAYERS[spec] = make_player(spec)
-    return _PLAYERS[spec]
+from .records import deal_row
 
 
 def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[int]:
-    """Each player's net kapíkia from deal ``index`` played in all three seatings."""
+    """Each player's net kapíkia from deal ``index`` played in all three seatings (the
+    rows ``prefa games --duplicate`` writes)."""
     totals = [0, 0, 0]
-    for rotation in range(3):
-        seating = [(seat + rotation) % 3 for seat in range(3)]  # seat -> player
-        players = [_player(specs[k]) for k in seating]
-        deal = play_deal(players, seed, index, dealer=index % 3)
-        if deal.settlement is None:
-            continue
-        net = deal.settlement.net
-        for seat, k in enumerate(seating):
-            role = ("declarer", "first", "second")[(seat - deal.declarer) % 3]
-            totals[k] += net[role]
+    for seating in range(3):
+        row = deal_row(specs, seed, index, seating)
+        for k in range(3):
+            totals[k] += row[f"net{(k + seating) % 3}"]
     return totals
 
 

@@ -1,0 +1,86 @@
+"""``prefa games``: deals played by players, at scale, into a Parquet dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from prefa_sim.bots import PlayerError, make_player
+from prefa_sim.simulate import RunConfig, RunError, read_manifest
+from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
+from prefa_sim.workers import default_workers
+
+from .common import PrefaCommand, user_errors
+from .simulate import run_with_progress
+
+RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "chunk_size")
+
+
+@click.command(cls=PrefaCommand)
+@click.option("--players", default=None, metavar="A,B,C",
+              help="Players for seats 0, 1, 2 (one name for all): random, heuristic, "
+                   "sampling, oracle or path/to/file.py:ClassName.")
+@click.option("-n", "--deals", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="How many deals.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Root seed: the cards of deal i are prefa simulate's deal i.")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default="prefa-games",
+              show_default=True, help="Output folder for the Parquet dataset.")
+@click.option("--duplicate", is_flag=True,
+              help="Play every deal in the three seatings of the players.")
+@click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
+              help="Processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play the chunks on this Dask distributed scheduler (OUT on a shared "
+                   "file system).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Deals per Parquet file (the data do not depend on it).")
+@click.option("--resume", is_flag=True, help="Finish the interrupted run in OUT.")
+@click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
+def games(players, deals, seed, out_dir, duplicate, workers, scheduler, chunk_size, resume,
+          force):
+    """Play DEALS deals with PLAYERS, settle them, and write one row per deal (and
+    seating) to Parquet: every action (a prefa game script), the declarer, contract,
+    discard, declarations, tricks and money by seat; then the bidding statistics.
+
+    Deals are independent, each from a full pot; the same seed gives the same rows
+    whatever the chunk size, workers or machines.
+    """
+    ctx = click.get_current_context()
+    given = [n for n in RUN_OPTIONS if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
+    out = Path(out_dir)
+    if resume and not force:
+        if given:
+            raise click.UsageError(f"--resume takes the run's settings from {out}: leave out "
+                                   + ", ".join("--" + n.replace("_", "-") for n in given))
+        with user_errors():
+            config = read_manifest(out)
+        if config is None or not config.players:
+            raise click.ClickException(f"{out} holds no games to resume")
+    else:
+        if not players:
+            raise click.UsageError("--players is needed, e.g. --players heuristic,random,random")
+        specs = [s.strip() for s in players.split(",") if s.strip()]
+        specs = specs * 3 if len(specs) == 1 else specs
+        if len(specs) != 3:
+            raise click.BadParameter("name three players (seat 0, 1, 2) or one for all",
+                                     param_hint="--players")
+        for spec in specs:
+            try:
+                make_player(spec)
+            except PlayerError as exc:
+                raise click.BadParameter(str(exc), param_hint="--players") from None
+        try:
+            config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
+                               players=tuple(specs), duplicate=duplicate)
+        except RunError as exc:
+            raise click.ClickException(str(exc)) from None
+    seating = "three seatings" if config.duplicate else "one seating"
+    header = (f"seed {config.seed}: {config.deals} deals ({seating}) by "
+              f"{', '.join(config.players)} in {config.chunks} chunks into {out}")
+    run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
+                      force, finish=f"prefa games -o {out} --resume")
+    with user_errors():
+        click.echo(bidding_text(bidding_stats(read_games(out))))

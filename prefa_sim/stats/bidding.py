@@ -1,0 +1,160 @@
+"""Statistics of played games (``prefa games``): who wins the auction and what it pays.
+
+Read from a games dataset (``prefa_sim.dataset.GAMES_SCHEMA``), without the bulky action
+lists: the void rate; how often the auction winner makes the contract (takes at least
+the level; a solo counts as failed), by player, contract level and position; the final
+contracts; how often each declaration sequence is chosen and what it pays the declarer;
+and each player's kapíkia per deal.  A player's score for a deal is what it netted in
+every row of the deal (the three seatings with ``--duplicate``, so every player held
+every hand: the comparison is paired deal by deal); intervals are Wilson for rates and
+bootstrap over deals for money.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
+from .intervals import Estimate, bootstrap_mean, wilson
+
+COLUMNS = ("deal", "seating", "player0", "player1", "player2", "void", "declarer", "position",
+           "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2", "net0",
+           "net1", "net2", "pot_delta")
+
+
+def read_games(path: str | Path) -> pd.DataFrame:
+    """The games of a dataset, without the action lists."""
+    frames = [batch.to_pandas() for batch in read_batches(path, COLUMNS, GAMES_SCHEMA)]
+    if not frames:
+        raise DatasetError(f"{path} holds no games")
+    return pd.concat(frames, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class BiddingStats:
+    """Every table of ``prefa stats bidding`` as records."""
+
+    deals: int
+    rows: int
+    duplicate: bool
+    void: Estimate
+    players: list[dict]
+    """Per player: kapíkia per deal (with interval), auctions won, made."""
+    pairs: list[dict]
+    """Per pair of players: the difference of kapíkia per deal, paired deal by deal."""
+    by_level: list[dict]
+    by_position: list[dict]
+    contracts: list[dict]
+    declarations: list[dict]
+
+
+def _rate(made: int, n: int) -> dict:
+    e = wilson(made, n)
+    return {"won": n, "made": made, "rate": e.value, "rate_low": e.low, "rate_high": e.high}
+
+
+def _money(e: Estimate) -> dict:
+    return {"value": e.value, "low": e.low, "high": e.high}
+
+
+def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) -> BiddingStats:
+    """The statistics of ``read_games``'s frame."""
+    played = games[~games["void"]].copy()
+    seats = played["declarer"].astype(int).to_numpy()
+    tricks = played[["tricks0", "tricks1", "tricks2"]].to_numpy()
+    levels = played["contract"].str.extract(r"^(\d+)")[0].astype(int).to_numpy()
+    played["level"] = levels
+    played["made"] = (tricks[np.arange(len(played)), seats] >= levels) & ~played["solo"]
+    # Player k sits in seat (k + seating) mod 3; players are told apart by k.
+    first = games.iloc[0]
+    specs = [first[f"player{(k + int(first['seating'])) % 3}"] for k in range(3)]
+    labels = specs if len(set(specs)) == 3 else [f"{letter} {spec}" for letter, spec
+                                                 in zip("ABC", specs, strict=True)]
+    played["winner"] = (seats - played["seating"].astype(int).to_numpy()) % 3
+    # Kapíkia per deal and player: every row of the deal, the player's seat in each.
+    seating = games["seating"].astype(int).to_numpy()
+    nets = games[["net0", "net1", "net2"]].to_numpy()
+    score = pd.DataFrame({labels[k]: nets[np.arange(len(games)), (k + seating) % 3]
+                          for k in range(3)}).groupby(games["deal"].to_numpy()).sum()
+    players = []
+    for k, name in enumerate(labels):
+        won = played[played["winner"] == k]
+        players.append({"player": name,
+                        "kapikia_per_deal": _money(bootstrap_mean(score[name], replicates,
+                                                                  seed)),
+                        **_rate(int(won["made"].sum()), len(won))})
+    pairs = [{"player": a, "versus": b,
+              **_money(bootstrap_mean(score[a] - score[b], replicates, seed))}
+             for a in labels for b in labels if a != b]
+
+    def grouped(key: str) -> list[dict]:
+        out = []
+        for value, group in played.groupby(key):
+            out.append({key: value if isinstance(value, str) else int(value),
+                        **_rate(int(group["made"].sum()), len(group))})
+        return out
+
+    contracts = [{"contract": c, "deals": int(n), "share": n / len(played)}
+                 for c, n in played["contract"].value_counts().items()]
+    declarations = []
+    for words, group in played[~played["solo"]].groupby("declarations"):
+        net = group.apply(lambda r: r[f"net{int(r['declarer'])}"], axis=1)
+        declarations.append({"declarations": words, "deals": len(group),
+                             "share": len(group) / len(played),
+                             "declarer_kapikia": _money(bootstrap_mean(net, replicates,
+                                                                       seed))})
+    return BiddingStats(games["deal"].nunique(), len(games), bool((games["seating"] > 0).any()),
+                        wilson(int(games["void"].sum()), len(games)), players, pairs,
+                        grouped("level"), grouped("position"), contracts, declarations)
+
+
+def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
+    """The tables as aligned text (or Markdown)."""
+    from .output import text_table
+
+    def pct(r: dict) -> str:
+        return f"{100 * r['rate']:.1f}% ({100 * r['rate_low']:.1f}-{100 * r['rate_high']:.1f})"
+
+    def money(m: dict) -> str:
+        return f"{m['value']:+.1f} ({m['low']:+.1f}..{m['high']:+.1f})"
+
+    v = stats.void
+    parts = [f"{stats.deals:,} deals, {stats.rows:,} played "
+             f"({'every deal in three seatings: paired' if stats.duplicate else 'one seating'});"
+             f" void {100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}); kapíkia as "
+             "prefa score nets them, 95% intervals (Wilson, bootstrap over deals)"]
+    parts.append(text_table(
+        ["player", "kapíkia per deal", "auctions won", "made"],
+        [[r["player"], money(r["kapikia_per_deal"]), str(r["won"]),
+          pct(r) if r["won"] else "-"] for r in stats.players], markdown))
+    parts.append("difference per deal, row minus column, paired deal by deal "
+                 "(* the interval excludes zero):\n" + text_table(
+                     ["", *(r["player"] for r in stats.players)],
+                     [[a["player"], *("-" if a["player"] == b["player"] else _pair(stats, a, b)
+                                      for b in stats.players)] for a in stats.players],
+                     markdown))
+    parts.append(text_table(["level", "won", "made"],
+                            [[str(r["level"]), str(r["won"]), pct(r)] for r in stats.by_level],
+                            markdown))
+    parts.append(text_table(["declarer's position", "won", "made"],
+                            [[("first hand", "second hand", "dealer")[r["position"]],
+                              str(r["won"]), pct(r)] for r in stats.by_position], markdown))
+    parts.append(text_table(["declarations", "deals", "share", "declarer's kapíkia"],
+                            [[r["declarations"], str(r["deals"]), f"{100 * r['share']:.1f}%",
+                              money(r["declarer_kapikia"])] for r in stats.declarations],
+                            markdown))
+    parts.append(text_table(["contract", "deals", "share"],
+                            [[r["contract"], str(r["deals"]), f"{100 * r['share']:.1f}%"]
+                             for r in stats.contracts[:10]], markdown))
+    return "\n\n".join(parts)
+
+
+def _pair(stats: BiddingStats, a: dict, b: dict) -> str:
+    r = next(p for p in stats.pairs if p["player"] == a["player"]
+             and p["versus"] == b["player"])
+    mark = " *" if r["low"] > 0 or r["high"] < 0 else ""
+    return f"{r['value']:+.1f} ({r['low']:+.1f}..{r['high']:+.1f}){mark}"
