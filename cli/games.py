@@ -15,7 +15,7 @@ from prefa_sim.workers import default_workers
 from .common import PrefaCommand, user_errors
 from .simulate import run_with_progress
 
-RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "chunk_size")
+RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
 
 
 @click.command(cls=PrefaCommand)
@@ -29,7 +29,10 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "chunk_size")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default="prefa-games",
               show_default=True, help="Output folder for the Parquet dataset.")
 @click.option("--duplicate", is_flag=True,
-              help="Play every deal in the three seatings of the players.")
+              help="Play every deal (or game) in the three seatings of the players.")
+@click.option("--full-games", is_flag=True,
+              help="DEALS whole games, each to the empty pot with the last contract (at most "
+                   "1,000 deals a game), instead of single deals from a full pot.")
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -39,8 +42,8 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "chunk_size")
               help="Deals per Parquet file (the data do not depend on it).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
-def games(players, deals, seed, out_dir, duplicate, workers, scheduler, chunk_size, resume,
-          force):
+def games(players, deals, seed, out_dir, duplicate, full_games, workers, scheduler, chunk_size,
+          resume, force):
     """Play DEALS deals with PLAYERS, settle them, and write one row per deal (and
     seating) to Parquet: every action (a prefa game script), the declarer, contract,
     discard, declarations, tricks and money by seat; then the bidding statistics.
@@ -74,11 +77,13 @@ def games(players, deals, seed, out_dir, duplicate, workers, scheduler, chunk_si
                 raise click.BadParameter(str(exc), param_hint="--players") from None
         try:
             config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
-                               players=tuple(specs), duplicate=duplicate)
+                               players=tuple(specs), duplicate=duplicate,
+                               full_games=full_games)
         except RunError as exc:
             raise click.ClickException(str(exc)) from None
     seating = "three seatings" if config.duplicate else "one seating"
-    header = (f"seed {config.seed}: {config.deals} deals ({seating}) by "
+    unit = "whole games" if config.full_games else "deals"
+    header = (f"seed {config.seed}: {config.deals} {unit} ({seating}) by "
               f"{', '.join(config.players)} in {config.chunks} chunks into {out}")
     run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
                       force, finish=f"prefa games -o {out} --resume")

@@ -278,7 +278,8 @@ class ProgressReport:
         rate = p.deals_done / p.seconds if p.seconds else 0.0
         accepted = (f", {100 * p.acceptance:.1f}% of sampled deals accepted"
                     if self.constrained else "")
-        return f"{rate:.1f} deals/s{accepted}"
+        unit = "games" if self.config.full_games else "deals"
+        return f"{rate:.1f} {unit}/s{accepted}"
 
     def _eta(self, p: Progress) -> str:
         run = p.done - (self.config.chunks - self.total)

@@ -82,14 +82,17 @@ SCHEMA = pa.schema(
 
 
 # The games dataset of ``prefa games`` (one row per deal and seating):
-#   deal, seating (player k sits in seat (k + seating) mod 3), dealer, hand0-2 and widow as
+#   deal (with --full-games: the game), seating (player k sits in seat (k + seating) mod 3),
+#   number (the deal's number in its game, 0 for independent deals), pot (before the deal),
+#   dealer, hand0-2 and widow as
 #   dealt, player0-2 (the player in each seat), actions and actors (every action in order,
 #   as a prefa game script reads it, and the seat that took it), void, declarer, position
 #   (0 first hand, 1 second, 2 dealer), contract, solo, aces, discard, declarations
 #   ("play,pass,together"), tricks0-2 (as the settlement counts them), claimed, net0-2
 #   (kapíkia each seat netted, a pot withdrawal counting as a gain) and pot_delta.
 GAMES_SCHEMA = pa.schema([
-    ("deal", pa.int64()), ("seating", pa.int8()), ("dealer", pa.int8()),
+    ("deal", pa.int64()), ("seating", pa.int8()), ("number", pa.int32()), ("pot", pa.int32()),
+    ("dealer", pa.int8()),
     ("hand0", pa.uint32()), ("hand1", pa.uint32()), ("hand2", pa.uint32()),
     ("widow", pa.uint32()),
     ("player0", pa.string()), ("player1", pa.string()), ("player2", pa.string()),

@@ -44,7 +44,7 @@ from .tables import MODES, deal_table
 MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
 REPLAY_FILE = "_replay.npy"  # deals to replay: rows [hand0, hand1, hand2, widow, dealer]
 PART_GLOB = "part-*.parquet"
-LATER_KEYS = {"players", "duplicate"}
+LATER_KEYS = {"players", "duplicate", "full_games"}
 """Run-record keys added after the first release: a record without them is still whole."""
 
 
@@ -71,6 +71,8 @@ class RunConfig:
     """``prefa games``: the players of seats 0-1-2 (empty: solve deals double-dummy)."""
     duplicate: bool = False
     """``prefa games``: every deal in the three seatings of the players."""
+    full_games: bool = False
+    """``prefa games``: ``deals`` whole games to the empty pot instead of single deals."""
 
     def __post_init__(self) -> None:
         for name, low in (("deals", 1), ("seed", 0), ("chunk_size", 1)):
@@ -99,8 +101,10 @@ class RunConfig:
                 or not all(isinstance(p, str) and p.strip() for p in self.players):
             raise RunError(f"players must be three names, got {self.players!r}")
         object.__setattr__(self, "players", tuple(self.players))
-        if not isinstance(self.duplicate, bool) or (self.duplicate and not self.players):
-            raise RunError("duplicate is true or false, and needs players")
+        for name in ("duplicate", "full_games"):
+            value = getattr(self, name)
+            if not isinstance(value, bool) or (value and not self.players):
+                raise RunError(f"{name} is true or false, and needs players")
         if self.players and (self.scenario or self.replay):
             raise RunError("games are played on random deals: no scenario or replay")
 
@@ -118,8 +122,11 @@ class RunConfig:
         start = index * self.chunk_size
         return range(start, min(start + self.chunk_size, self.deals))
 
-    def chunk_rows(self, index: int) -> int:
-        """How many dataset rows chunk ``index`` holds."""
+    def chunk_rows(self, index: int) -> int | None:
+        """How many dataset rows chunk ``index`` holds (None: whole games, whose length
+        is known only once played)."""
+        if self.full_games:
+            return None
         if self.players:
             return len(self.chunk_deals(index)) * (3 if self.duplicate else 1)
         return len(self.chunk_deals(index)) * len(self.declarers) * len(self.strains)
@@ -148,7 +155,8 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
     if config.players:
         from .bots.records import games_table
 
-        return games_table(config.players, config.seed, span, config.duplicate)
+        return games_table(config.players, config.seed, span, config.duplicate,
+                           config.full_games)
     if config.replay:
         rows = np.load(Path(out_dir) / REPLAY_FILE, mmap_mode="r")[span.start:span.stop]
         deals, dealers = np.array(rows[:, :4]), [int(d) for d in rows[:, 4]]
@@ -236,7 +244,7 @@ def part_problem(path: Path, config: RunConfig, index: int) -> str | None:
         raise RunError(f"{path} belongs to another run than the one recorded in "
                        f"{MANIFEST}; nothing was changed: move it away, or use --force to "
                        "start the run again")
-    if table.num_rows != config.chunk_rows(index):
+    if config.chunk_rows(index) is not None and table.num_rows != config.chunk_rows(index):
         return f"{table.num_rows} rows, expected {config.chunk_rows(index)}"
     return None
 

@@ -94,9 +94,11 @@ def test_the_same_seed_gives_the_same_games():
 
     assert records(5) == records(5)
     assert records(5) != records(6)
-    # Deal i of a seed has the same cards on its own as in the game.
-    alone = play_deal(make_players("random"), 5, 7)
-    assert format_deal(alone.hands_dealt, alone.widow) == json.loads(records(5)[7])["deal"]
+    # Deal j of a game has its own stream of cards, apart from the game's history.
+    from prefa_sim.bots.table import game_streams
+
+    (hands, widow), _ = game_streams(5, 0, 7)
+    assert format_deal(hands, widow) == json.loads(records(5)[7])["deal"]
 
 
 def test_the_oracle_plays_double_dummy(solver):

@@ -112,3 +112,32 @@ def test_the_command_says_which_dataset_is_which(run, tmp_path):
                            "holds no games to resume")):
         result = CliRunner().invoke(main, args)
         assert result.exit_code != 0 and message in result.output, result.output
+
+
+def test_whole_games_run_to_the_empty_pot_and_replay(tmp_path):
+    out = tmp_path / "games"
+    result = CliRunner().invoke(main, ["games", "--players", "heuristic", "-n", "2",
+                                       "--full-games", "-w", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 games" in result.output and "kapíkia per game" in result.output
+    data = pd.read_parquet(out).sort_values(["deal", "number"])
+    for game, rows in data.groupby("deal"):
+        assert rows.number.tolist() == list(range(len(rows)))
+        pots = rows.pot.to_numpy()
+        assert pots[0] == 1500 and (pots[1:] == pots[:-1] + rows.pot_delta.to_numpy()[:-1]).all()
+        assert pots[-1] + rows.pot_delta.iloc[-1] < 10  # the pot is spent
+        assert rows.dealer.tolist() == [(2 + j) % 3 for j in range(len(rows))]
+        script = tmp_path / f"game{game}.jsonl"
+        script.write_text("\n".join(json.dumps({
+            "deal": format_deal([int(r.hand0), int(r.hand1), int(r.hand2)], int(r.widow)),
+            "actions": list(r.actions)}) for _, r in rows.iterrows()) + "\n")
+        replay = CliRunner().invoke(main, ["game", str(script), "--json", "--max-deals",
+                                           "1000"])
+        final = json.loads(replay.stdout.splitlines()[-1])
+        assert replay.exit_code == 0 and final["over"] and final["deals"] == len(rows)
+    # Game 0 is the game prefa game --players plays for the same seed.
+    single = CliRunner().invoke(main, ["game", "--players", "heuristic", "--seed", "1",
+                                       "--json", "--max-deals", "1000"])
+    lines = [json.loads(x) for x in single.stdout.splitlines()[:-1]]
+    first = data[data.deal == 0]
+    assert [line["actions"] for line in lines] == [list(a) for a in first.actions]

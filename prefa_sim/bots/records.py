@@ -21,7 +21,7 @@ from ..game import format_action
 from ..settlement import ROLES
 from . import make_player
 from .base import Player
-from .table import deal_cards, play_out, player_rng
+from .table import deal_cards, play_game, play_out, player_rng
 
 _PLAYERS: dict[str, Player] = {}
 
@@ -39,14 +39,31 @@ def player_for(spec: str) -> Player:
 
 
 def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> dict:
-    """Deal ``index`` of ``seed`` played in ``seating``, as a ``GAMES_SCHEMA`` record."""
+    """Deal ``index`` of ``seed`` played in ``seating`` from a full pot, as a
+    ``GAMES_SCHEMA`` record."""
     names = seated(specs, seating)
     hands, widow = deal_cards(seed, index)
-    dealer = index % 3
-    deal = play_out(Deal(list(hands), widow, dealer), [player_for(n) for n in names],
+    deal = play_out(Deal(list(hands), widow, index % 3), [player_for(n) for n in names],
                     player_rng(seed, index))
-    record = {"deal": index, "seating": seating, "dealer": dealer,
-              "hand0": hands[0], "hand1": hands[1], "hand2": hands[2], "widow": widow,
+    return _record(deal, names, index, seating, 0)
+
+
+def game_rows(specs: Sequence[str], seed: int, game: int, seating: int = 0,
+              max_deals: int = 1000) -> list[dict]:
+    """Game ``game`` of ``seed`` played to the empty pot (the last contract included) in
+    ``seating``: one record per deal, ``deal`` holding the game's index."""
+    names = seated(specs, seating)
+    return [_record(deal, names, game, seating, state.deals - 1, pot=deal.pot)
+            for state, deal in play_game([player_for(n) for n in names], seed, max_deals,
+                                         game_index=game)]
+
+
+def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: int,
+            pot: int = 1500) -> dict:
+    hands = deal.hands_dealt
+    record = {"deal": index, "seating": seating, "number": number, "pot": pot,
+              "dealer": deal.dealer,
+              "hand0": hands[0], "hand1": hands[1], "hand2": hands[2], "widow": deal.widow,
               "player0": names[0], "player1": names[1], "player2": names[2],
               "actions": [format_action(a) for _, a in deal.history],
               "actors": [seat for seat, _ in deal.history], "void": deal.settlement is None,
@@ -58,7 +75,7 @@ def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> d
         record[f"net{seat}"] = 0
     if deal.settlement is None:
         return record
-    record.update(declarer=deal.declarer, position=(deal.declarer - dealer - 1) % 3,
+    record.update(declarer=deal.declarer, position=(deal.declarer - deal.dealer - 1) % 3,
                   contract=str(deal.contract), solo=deal.solo, aces=deal.aces,
                   discard=None if deal.solo else deal.discards,
                   declarations=",".join(deal.declarations),
@@ -71,8 +88,13 @@ def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> d
     return record
 
 
-def games_table(specs: Sequence[str], seed: int, indices: range, duplicate: bool) -> pa.Table:
-    """The rows of the deals ``indices``: one per deal, or three with ``duplicate``."""
+def games_table(specs: Sequence[str], seed: int, indices: range, duplicate: bool,
+                full_games: bool = False) -> pa.Table:
+    """The rows of the deals (or with ``full_games`` the whole games) ``indices``, in
+    one seating or, with ``duplicate``, in all three."""
     seatings = (0, 1, 2) if duplicate else (0,)
-    rows = [deal_row(specs, seed, i, s) for i in indices for s in seatings]
+    if full_games:
+        rows = [row for g in indices for s in seatings for row in game_rows(specs, seed, g, s)]
+    else:
+        rows = [deal_row(specs, seed, i, s) for i in indices for s in seatings]
     return pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)

@@ -3,8 +3,9 @@
 Each decision goes to the player of the seat to act, with that seat's ``Observation``
 and the deal's own random stream: deal ``i`` of a seed deals its cards from
 ``SeedSequence(seed, spawn_key=(i,))`` (the same cards as ``prefa simulate``) and the
-players draw from ``SeedSequence(seed, spawn_key=(i, 1))``, so the same seed gives the
-same games whatever the order or the machine the deals are played on.
+players draw from ``SeedSequence(seed, spawn_key=(i, 1))``; deal ``j`` of whole game
+``g`` uses ``(g, j, 2)`` and ``(g, j, 3)``.  So the same seed gives the same games
+whatever the order or the machine the deals are played on.
 """
 
 from __future__ import annotations
@@ -30,8 +31,22 @@ def player_rng(seed: int, index: int) -> np.random.Generator:
 
 def deal_cards(seed: int, index: int) -> tuple[list[int], int]:
     """The cards of deal ``index`` of ``seed``: the same as ``prefa simulate``'s."""
-    row = DealSampler(Scenario()).deal(deal_rng(seed, index))
+    return _cards(deal_rng(seed, index))
+
+
+def _cards(rng: np.random.Generator) -> tuple[list[int], int]:
+    row = DealSampler(Scenario()).deal(rng)
     return [int(h) for h in row[:3]], int(row[3])
+
+
+def game_streams(seed: int, game: int, number: int
+                 ) -> tuple[tuple[list[int], int], np.random.Generator]:
+    """The cards and the players' stream of deal ``number`` of game ``game`` of ``seed``
+    (streams of their own, apart from the independent deals')."""
+    cards = _cards(np.random.default_rng(np.random.SeedSequence(seed,
+                                                                spawn_key=(game, number, 2))))
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, number, 3)))
+    return cards, rng
 
 
 def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator) -> Deal:
@@ -61,14 +76,14 @@ def play_deal(players: Sequence[Player], seed: int, index: int,
 
 def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
               last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
-              kasa: int | None = None) -> Iterator[tuple[Game, Deal]]:
+              kasa: int | None = None, game_index: int = 0) -> Iterator[tuple[Game, Deal]]:
     """Yield ``(game, deal)`` after each deal of a game played by ``players`` (seat
-    order) until the pot is spent (or ``max_deals`` deals); deal ``i`` of the game is
-    deal ``i`` of ``seed``."""
+    order) until the pot is spent (or ``max_deals`` deals); game ``game_index`` of
+    ``seed`` (``prefa game --players --seed S`` plays game 0)."""
     game = Game(dealer=dealer, last_contract=last_contract,
                 kasa=KasaGame([kasa] * 3) if kasa else None)
     while not game.over and game.deals < max_deals:
-        hands, widow = deal_cards(seed, game.deals)
-        deal = play_out(game.new_deal(hands, widow), players, player_rng(seed, game.deals))
+        (hands, widow), rng = game_streams(seed, game_index, game.deals)
+        deal = play_out(game.new_deal(hands, widow), players, rng)
         game.record(deal)
         yield game, deal

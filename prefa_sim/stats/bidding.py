@@ -21,9 +21,9 @@ import pandas as pd
 from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
 from .intervals import Estimate, bootstrap_mean, wilson
 
-COLUMNS = ("deal", "seating", "player0", "player1", "player2", "void", "declarer", "position",
-           "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2", "net0",
-           "net1", "net2", "pot_delta")
+COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
+           "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
+           "net0", "net1", "net2", "pot_delta")
 
 
 def read_games(path: str | Path) -> pd.DataFrame:
@@ -39,8 +39,11 @@ class BiddingStats:
     """Every table of ``prefa stats bidding`` as records."""
 
     deals: int
+    """Independent units: deals, or whole games (``unit``)."""
     rows: int
     duplicate: bool
+    unit: str
+    """``deal``, or ``game`` for whole games (money is then per game)."""
     void: Estimate
     players: list[dict]
     """Per player: kapíkia per deal (with interval), auctions won, made."""
@@ -107,8 +110,9 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
                              "share": len(group) / len(played),
                              "declarer_kapikia": _money(bootstrap_mean(net, replicates,
                                                                        seed))})
+    unit = "game" if (games["number"] > 0).any() else "deal"
     return BiddingStats(games["deal"].nunique(), len(games), bool((games["seating"] > 0).any()),
-                        wilson(int(games["void"].sum()), len(games)), players, pairs,
+                        unit, wilson(int(games["void"].sum()), len(games)), players, pairs,
                         grouped("level"), grouped("position"), contracts, declarations)
 
 
@@ -123,15 +127,16 @@ def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
         return f"{m['value']:+.1f} ({m['low']:+.1f}..{m['high']:+.1f})"
 
     v = stats.void
-    parts = [f"{stats.deals:,} deals, {stats.rows:,} played "
-             f"({'every deal in three seatings: paired' if stats.duplicate else 'one seating'});"
-             f" void {100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}); kapíkia as "
-             "prefa score nets them, 95% intervals (Wilson, bootstrap over deals)"]
+    unit = stats.unit
+    seatings = f"every {unit} in three seatings: paired" if stats.duplicate else "one seating"
+    parts = [f"{stats.deals:,} {unit}s, {stats.rows:,} deals played ({seatings}); void "
+             f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia "
+             f"as prefa score nets them, 95% intervals (Wilson, bootstrap over {unit}s)"]
     parts.append(text_table(
-        ["player", "kapíkia per deal", "auctions won", "made"],
+        ["player", f"kapíkia per {unit}", "auctions won", "made"],
         [[r["player"], money(r["kapikia_per_deal"]), str(r["won"]),
           pct(r) if r["won"] else "-"] for r in stats.players], markdown))
-    parts.append("difference per deal, row minus column, paired deal by deal "
+    parts.append(f"difference per {unit}, row minus column, paired {unit} by {unit} "
                  "(* the interval excludes zero):\n" + text_table(
                      ["", *(r["player"] for r in stats.players)],
                      [[a["player"], *("-" if a["player"] == b["player"] else _pair(stats, a, b)
