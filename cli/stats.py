@@ -128,9 +128,13 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
               show_default=True, help="Bootstrap replicates for the money intervals.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the bootstrap.")
+@click.option("--regret", type=click.IntRange(min=0), default=0, show_default=True,
+              metavar="N", help="Also the double-dummy regret of the card play: the tricks "
+                                "each player's cards gave away, over the first N deals "
+                                "played out (solved card by card).")
 @click.option("--markdown", is_flag=True, help="Markdown tables.")
 @click.option("--json", "as_json", is_flag=True, help="Every table as one JSON object.")
-def bidding(dataset, bootstrap, seed, markdown, as_json):
+def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
     """Statistics of the games in DATASET (made by prefa games): the void rate, how
     often the auction winner makes the contract (by player, level and position), the
     final contracts, each declaration sequence's share and what it pays the declarer, and
@@ -142,12 +146,32 @@ def bidding(dataset, bootstrap, seed, markdown, as_json):
 
     try:
         result = bidding_stats(read_games(dataset), bootstrap, seed)
+        regrets = []
+        if regret:
+            from prefa_sim.bots.regret import play_regret
+
+            regrets = play_regret(read_games(dataset, with_actions=True, max_rows=4 * regret),
+                                  regret, replicates=bootstrap, seed=seed)
     except (ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
         data = dataclasses.asdict(result)
         data["void"] = {"value": result.void.value, "low": result.void.low,
                         "high": result.void.high}
+        data["regret"] = [{"player": r.player, "role": r.role, "deals": r.deals,
+                           "tricks_per_deal": {"value": r.tricks.value, "low": r.tricks.low,
+                                               "high": r.tricks.high},
+                           "error_rate": r.error_rate} for r in regrets]
         click.echo(json.dumps(data))
-    else:
-        click.echo(bidding_text(result, markdown))
+        return
+    click.echo(bidding_text(result, markdown))
+    if regrets:
+        from prefa_sim.stats.output import text_table
+
+        click.echo("\ndouble-dummy regret of the card play (tricks given away against play "
+                   "with every card seen):")
+        click.echo(text_table(
+            ["player", "role", "deals", "tricks per deal", "cards that lost a trick"],
+            [[r.player, r.role, str(r.deals),
+              f"{r.tricks.value:.2f} ({r.tricks.low:.2f}-{r.tricks.high:.2f})",
+              f"{100 * r.error_rate:.1f}%"] for r in regrets], markdown))

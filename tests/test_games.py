@@ -141,3 +141,20 @@ def test_whole_games_run_to_the_empty_pot_and_replay(tmp_path):
     lines = [json.loads(x) for x in single.stdout.splitlines()[:-1]]
     first = data[data.deal == 0]
     assert [line["actions"] for line in lines] == [list(a) for a in first.actions]
+
+
+def test_the_oracle_gives_no_trick_away_and_random_players_do(tmp_path, solver):
+    from prefa_sim.bots.regret import play_regret
+
+    out = tmp_path / "oracle"
+    result = CliRunner().invoke(main, ["games", "--players", "oracle,random,random", "-n",
+                                       "8", "--duplicate", "-w", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    regrets = play_regret(read_games(out, with_actions=True), 100, solver, replicates=200)
+    oracle = [r for r in regrets if r.player == "A oracle"]
+    others = [r for r in regrets if r.player != "A oracle"]
+    assert oracle and all(r.tricks.value == 0 and r.error_rate == 0 for r in oracle)
+    assert sum(r.tricks.value * r.deals for r in others) > 0
+    text = CliRunner().invoke(main, ["stats", "bidding", str(out), "--regret", "20",
+                                     "--bootstrap", "200"])
+    assert text.exit_code == 0 and "double-dummy regret of the card play" in text.output

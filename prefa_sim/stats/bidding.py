@@ -26,12 +26,22 @@ COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void",
            "net0", "net1", "net2", "pot_delta")
 
 
-def read_games(path: str | Path) -> pd.DataFrame:
-    """The games of a dataset, without the action lists."""
-    frames = [batch.to_pandas() for batch in read_batches(path, COLUMNS, GAMES_SCHEMA)]
+def read_games(path: str | Path, with_actions: bool = False,
+               max_rows: int | None = None) -> pd.DataFrame:
+    """The games of a dataset: without the action lists, or with them and the cards (for
+    replaying), the first ``max_rows`` rows."""
+    columns = COLUMNS + (("actions", "hand0", "hand1", "hand2", "widow", "dealer", "pot")
+                         if with_actions else ())
+    frames, rows = [], 0
+    for batch in read_batches(path, columns, GAMES_SCHEMA):
+        frames.append(batch.to_pandas())
+        rows += batch.num_rows
+        if max_rows is not None and rows >= max_rows:
+            break
     if not frames:
         raise DatasetError(f"{path} holds no games")
-    return pd.concat(frames, ignore_index=True)
+    frame = pd.concat(frames, ignore_index=True)
+    return frame if max_rows is None else frame.head(max_rows)
 
 
 @dataclass(frozen=True)
