@@ -42,8 +42,7 @@ class Watcher(Player):
             if seat != obs.seat:
                 held = deal.position.hands[seat] if deal.position else deal.hands[seat]
                 hidden |= held
-        if obs.phase == "claim":
-            hidden &= ~obs.shown
+        hidden &= ~obs.shown  # the declarer's cards, once shown with a claim
         assert obs.seen & hidden == 0, "an observation shows cards its seat cannot see"
         assert obs.widow is None or obs.seat == deal.declarer
         return self.inner.act(obs, rng)

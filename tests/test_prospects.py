@@ -49,15 +49,18 @@ def test_hand_config_refuses(kwargs, message):
 
 
 def declarer_value(contract, row) -> int:
-    """The declarer's money against the best of the four ways to defend, settled directly."""
+    """The declarer's money when the defence declares what pays the two defenders most
+    (the declarer's worst on a tie), settled directly."""
     t = {m: int(row[f"tricks_{m}"]) for m in ("both", "first", "second")}
-    return min(settle(contract, ("pass", "pass")).net["declarer"],
+    options = [settle(contract, ("pass", "pass")),
                settle(contract, ("play", "play"), {"declarer": t["both"],
-                                                   "first": 10 - t["both"]}).net["declarer"],
+                                                   "first": 10 - t["both"]}),
                settle(contract, ("play", "pass", "alone"),
-                      {"declarer": t["first"], "first": 10 - t["first"]}).net["declarer"],
+                      {"declarer": t["first"], "first": 10 - t["first"]}),
                settle(contract, ("pass", "play", "pass"),
-                      {"declarer": t["second"], "second": 10 - t["second"]}).net["declarer"])
+                      {"declarer": t["second"], "second": 10 - t["second"]})]
+    best = max(options, key=lambda r: (-r.transfers["declarer"], -r.net["declarer"]))
+    return best.net["declarer"]
 
 
 def test_prospects_against_the_dataset(run):

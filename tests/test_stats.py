@@ -106,3 +106,15 @@ def test_bootstrap_mean():
     one = bootstrap_mean([7.0])
     assert (one.value, one.low, one.high, one.n) == (7.0, 7.0, 7.0, 1)
     assert math.isnan(bootstrap_mean([]).value)
+
+
+def test_ratio_bootstrap_over_clustered_rows():
+    from prefa_sim.stats.intervals import ratio_bootstrap, wilson
+
+    rng = np.random.default_rng(2)
+    deals = rng.random(300) < 0.4  # each deal's three rows share one outcome
+    e = ratio_bootstrap(3 * deals, np.full(300, 3), 2000, seed=1)
+    assert e.value == pytest.approx(deals.mean()) and e.low < e.value < e.high and e.n == 900
+    naive = wilson(int(3 * deals.sum()), 900)  # as if the 900 rows were independent
+    assert (e.high - e.low) > 1.4 * (naive.high - naive.low)
+    assert math.isnan(ratio_bootstrap([], []).value)

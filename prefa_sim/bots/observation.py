@@ -64,8 +64,11 @@ class Observation:
     tricks: tuple[int, int, int] = (0, 0, 0)
     """Tricks won so far, by seat."""
     shown: Bitboard = 0
-    """The declarer's cards, shown with a claim."""
+    """The declarer's cards, shown with a claim (to the defenders in play, from the claim
+    on, refused or not)."""
     pot: int = 1500
+    last_contract: str = "normal"
+    """How a pot smaller than the contract pays (docs/rules.md §6.11)."""
     all_cards: AllCards | None = None
 
     @property
@@ -90,8 +93,9 @@ def observe(deal: Deal, seat: int, all_cards: bool = False) -> Observation:
     is_declarer = declarer is not None and seat == declarer
     played = tuple(deal.played)
     shown = 0
-    if deal.phase == "claim" and seat != declarer:
-        shown = position.hands[declarer]
+    claimed = deal.phase == "claim" or deal.claim_refused_after is not None
+    if claimed and seat != declarer and position is not None and seat in position.active:
+        shown = position.hands[declarer]  # shown with the claim, and known ever after
     everything = None
     if all_cards:
         hands = tuple(position.hands) if position is not None else tuple(deal.hands)
@@ -109,4 +113,5 @@ def observe(deal: Deal, seat: int, all_cards: bool = False) -> Observation:
         active=tuple(position.active) if position is not None else (),
         played=played, trick=tuple(position.trick) if position is not None else (),
         leader=position.leader if position is not None else None,
-        tricks=tuple(deal.tricks), shown=shown, pot=deal.pot, all_cards=everything)
+        tricks=tuple(deal.tricks), shown=shown, pot=deal.pot,
+        last_contract=deal.last_contract, all_cards=everything)

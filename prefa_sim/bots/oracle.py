@@ -104,10 +104,13 @@ class OraclePlayer(Player):
                 tricks = {"declarer": t, defence.players[0]: 10 - t}
             else:
                 tricks = None
-            net = settle(deal.contract, sequence, tricks, pot=deal.pot,
-                         last_contract=deal.last_contract).net["declarer"]
-            if best_cost is None or net < best_cost:
-                best_word, best_cost = sequence[len(said)], net
+            result = settle(deal.contract, sequence, tricks, aces=deal.aces, pot=deal.pot,
+                            last_contract=deal.last_contract)
+            # The defence's own money first (the pot is the declarer's affair), then the
+            # declarer's loss.
+            value = (-result.transfers["declarer"], -result.net["declarer"])
+            if best_cost is None or value > best_cost:
+                best_word, best_cost = sequence[len(said)], value
         return Declare(best_word)
 
     def _play(self, obs: Observation) -> Action:

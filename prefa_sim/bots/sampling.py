@@ -8,16 +8,22 @@ with the best average money, not just tricks:
 
 - auction: the widow-aware table of its own hand as declarer in each sample; the value
   of each contract is what the declarer nets when the defence either plays or passes,
-  whichever costs the declarer more; it raises or holds while the best contract's
-  average value is positive and reachable;
+  whichever pays the defence more; it raises or holds while the best contract's average
+  value is positive and reachable;
 - widow and contract: the same table with the twelve cards known; the contract of best
   average value (a solo when even that is worth less than the solo's price), the discard
   that is best in most samples;
 - defence: the declarer's double-dummy tricks against both defenders and against each
   alone in each sample, settled for every declaration sequence still open, the defence
-  choosing the word that costs the declarer most on average;
+  choosing the word that pays the two defenders most on average (the pot is the
+  declarer's affair: a defence that plays to stop a withdrawal and loses money is worse
+  off);
 - play: per-card double-dummy values in each sample, turned into the money the final
-  trick count pays, averaged; claims and answers when every sample agrees.
+  trick count pays the player's side (the declarer, or the two defenders together),
+  averaged; claims and answers when every sample agrees.
+
+Every decision is a function of the observation and the generator alone: nothing is kept
+between calls, so the same seed gives the same choices in any process.
 
 Known weaknesses of the method (docs/players.md): strategy fusion (each sample is solved
 as if the rest of the cards were then known), and double-dummy defenders never err, so a
@@ -114,7 +120,6 @@ class SamplingPlayer(Player):
     def __init__(self, params: SamplingParams | None = None, solver: Solver | None = None):
         self.params = params or SamplingParams()
         self._solver = solver
-        self._cache: dict = {}
 
     @property
     def solver(self) -> Solver:
@@ -128,34 +133,46 @@ class SamplingPlayer(Player):
 
     # -- money ---------------------------------------------------------------------------
     @staticmethod
-    def _declarer_money(contract: Contract, sequence: tuple[str, ...], tricks: int,
-                        pot: int) -> int:
-        """What the declarer nets with ``tricks`` against ``sequence`` (the share of the
-        defenders' tricks does not matter to the declarer)."""
+    def _settle(obs: Observation, contract: Contract, sequence: tuple[str, ...], tricks: int,
+                aces: bool = False):
+        """The settlement when the declarer takes ``tricks`` against ``sequence`` (the
+        share of the defenders' tricks changes neither side's total)."""
         players = DEFENCES[sequence].players
         share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
-        return settle(contract, sequence, share, pot=pot).net["declarer"]
+        return settle(contract, sequence, share, aces=aces, pot=obs.pot,
+                      last_contract=obs.last_contract)
 
-    def _contract_values(self, tables: list[dict], minimum: int, pot: int) -> dict:
-        """Average declarer money of each contract from ``minimum`` up, the defence either
-        playing (both) or passing, whichever costs the declarer more, sample by sample."""
-        values = {}
-        for contract in LADDER[minimum:]:
-            total = 0
-            for table in tables:
-                t = table[contract.strain]
-                total += min(self._declarer_money(contract, ("play", "play"), t, pot),
-                             self._declarer_money(contract, ("pass", "pass"), t, pot))
-            values[contract] = total / len(tables)
-        return values
+    def _declarer_money(self, obs: Observation, contract: Contract,
+                        sequence: tuple[str, ...], tricks: int, aces: bool = False) -> int:
+        """What the declarer nets (a pot withdrawal counts as the declarer's gain)."""
+        return self._settle(obs, contract, sequence, tricks, aces).net["declarer"]
+
+    def _defence_money(self, obs: Observation, contract: Contract,
+                       sequence: tuple[str, ...], tricks: int, aces: bool = False) -> int:
+        """What the two defenders net together: the pot is the declarer's affair."""
+        return -self._settle(obs, contract, sequence, tricks, aces).transfers["declarer"]
+
+    def _declarer_value(self, obs: Observation, contract: Contract, tricks: int,
+                        aces: bool = False) -> int:
+        """The declarer's money when the defence plays (both) or passes, whichever pays
+        the defence more (the declarer's worst on a tie)."""
+        options = [("play", "play"), ("pass", "pass")]
+        best = max(options, key=lambda seq: (
+            self._defence_money(obs, contract, seq, tricks, aces),
+            -self._declarer_money(obs, contract, seq, tricks, aces)))
+        return self._declarer_money(obs, contract, best, tricks, aces)
+
+    def _contract_values(self, obs: Observation, tables: list[dict], minimum: int,
+                         aces: bool = False) -> dict:
+        """Average declarer money of each contract from ``minimum`` up, sample by sample."""
+        return {contract: sum(self._declarer_value(obs, contract, t[contract.strain], aces)
+                              for t in tables) / len(tables)
+                for contract in LADDER[minimum:]}
 
     # -- auction ---------------------------------------------------------------------------
     def _declarer_tables(self, obs: Observation, rng, samples: int) -> list[dict]:
         """Per sample: the best tricks per strain of this seat as declarer (widow-aware,
         both defenders playing), before the widow is seen."""
-        key = ("auction", obs.seat, obs.hand, obs.dealer)
-        if key in self._cache:
-            return self._cache[key]
         others = [s for s in range(3) if s != obs.seat]
         leader = opening_leader(obs.dealer, (0, 1, 2))
         tables = []
@@ -166,12 +183,11 @@ class SamplingPlayer(Player):
             hands[obs.seat], hands[others[0]], hands[others[1]] = obs.hand, a, b
             table = self.solver.widow_table(hands, widow, leader, obs.seat)
             tables.append({s: r.best_tricks for s, r in table.items()})
-        self._remember(key, tables)
         return tables
 
     def _auction(self, obs: Observation, rng) -> Action:
         tables = self._declarer_tables(obs, rng, self.params.bidding)
-        values = self._contract_values(tables, 0, obs.pot)
+        values = self._contract_values(obs, tables, 0)
         best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
         if value <= 0:
             return obs.legal[0]  # pass
@@ -185,47 +201,53 @@ class SamplingPlayer(Player):
         return obs.legal[0]
 
     # -- widow and contract ------------------------------------------------------------------
-    def _widow_plan(self, obs: Observation, rng) -> tuple[Contract | None, tuple[int, int]]:
-        """The contract to name (None: concede a solo) and the discard, from the twelve."""
+    def _strain_tables(self, obs: Observation, rng, kept: int | None
+                       ) -> tuple[list[dict], dict[Strain, Counter]]:
+        """Per sample of the other hands: the best tricks per strain, with the best discard
+        from the twelve cards (``kept`` None) or with the ten ``kept`` after it."""
         twelve = obs.hand | (obs.discard or 0)
-        key = ("widow", obs.seat, twelve, obs.dealer, obs.min_contract)
-        if key in self._cache:
-            return self._cache[key]
         others = [s for s in range(3) if s != obs.seat]
         leader = opening_leader(obs.dealer, (0, 1, 2))
         tables, discards = [], {s: Counter() for s in Strain}
         for _ in range(self.params.widow):
             a, b = sample_hidden(ALL & ~twelve, [(10, 0), (10, 0)], rng, self.params.tries)
             hands = [0, 0, 0]
-            hands[obs.seat], hands[others[0]], hands[others[1]] = twelve & ~obs.widow, a, b
+            hands[others[0]], hands[others[1]] = a, b
             table = {}
             for strain in Strain:
-                result = self.solver.solve_widow(hands, obs.widow, strain, leader, obs.seat)
-                table[strain] = result.best_tricks
-                discards[strain].update(result.best_discards)
+                if kept is None:
+                    hands[obs.seat] = twelve & ~obs.widow
+                    result = self.solver.solve_widow(hands, obs.widow, strain, leader,
+                                                     obs.seat)
+                    table[strain] = result.best_tricks
+                    discards[strain].update(result.best_discards)
+                else:
+                    hands[obs.seat] = kept
+                    table[strain] = self.solver.solve(Position(tuple(hands), strain, leader,
+                                                               obs.seat))
             tables.append(table)
-        values = self._contract_values(tables, obs.min_contract.step, obs.pot)
-        best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
-        solo = settle(obs.min_contract, solo=True, pot=obs.pot).net["declarer"]
-        plan = (None if value < solo else best,
-                discards[best.strain].most_common(1)[0][0])
-        self._remember(key, plan)
-        return plan
+        return tables, discards
 
     def _widow(self, obs: Observation, rng) -> Action:
-        contract, pair = self._widow_plan(obs, rng)
-        return Solo() if contract is None else Discard(pair)
+        tables, discards = self._strain_tables(obs, rng, None)
+        values = self._contract_values(obs, tables, obs.min_contract.step)
+        best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
+        solo = settle(obs.min_contract, solo=True, pot=obs.pot,
+                      last_contract=obs.last_contract).net["declarer"]
+        if value < solo:
+            return Solo()
+        return Discard(discards[best.strain].most_common(1)[0][0])
 
     def _contract(self, obs: Observation, rng) -> Action:
-        contract, _ = self._widow_plan(obs, rng)
-        contract = contract or obs.min_contract
-        aces = Name(contract, True)
-        return aces if aces in obs.legal else Name(contract)
-
-    def _remember(self, key, value) -> None:
-        if len(self._cache) > 256:
-            self._cache.clear()
-        self._cache[key] = value
+        tables, _ = self._strain_tables(obs, rng, obs.hand)
+        values = self._contract_values(obs, tables, obs.min_contract.step)
+        best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
+        aces = Name(best, True)
+        if aces in obs.legal:
+            with_aces = self._contract_values(obs, tables, best.step, aces=True)[best]
+            if with_aces > value:
+                return aces
+        return Name(best)
 
     # -- defence ----------------------------------------------------------------------------
     def _defence(self, obs: Observation, rng) -> Action:
@@ -250,14 +272,14 @@ class SamplingPlayer(Player):
                     position = Position(tuple(hands), obs.contract.strain,
                                         opening_leader(obs.dealer, active), declarer, active)
                     tricks[active] = self.solver.solve(position)
-                totals[sequence] += self._declarer_money(obs.contract, sequence,
-                                                         tricks.get(active, 10), obs.pot)
+                totals[sequence] += self._defence_money(obs, obs.contract, sequence,
+                                                        tricks.get(active, 10), obs.aces)
         # Each word leads to the sequences after it; the defence's best continuation counts.
         by_word: dict[str, float] = {}
         for sequence, total in totals.items():
             word = sequence[len(said)]
-            by_word[word] = min(by_word.get(word, total), total)
-        return Declare(min(by_word, key=lambda w: (by_word[w], w)))
+            by_word[word] = max(by_word.get(word, total), total)
+        return Declare(max(by_word, key=lambda w: (by_word[w], w)))
 
     # -- play -------------------------------------------------------------------------------
     def _hidden_buckets(self, obs: Observation) -> tuple[int, list[int], list[tuple[int, int]]]:
@@ -297,9 +319,11 @@ class SamplingPlayer(Player):
         return positions
 
     def _money_by_tricks(self, obs: Observation) -> list[int]:
-        """The declarer's money for each final trick count 0-10."""
+        """This seat's side's money for each final count of the declarer's tricks 0-10:
+        the declarer's, or the defence's together."""
         sequence = tuple(obs.declarations)
-        return [self._declarer_money(obs.contract, sequence, t, obs.pot) for t in range(11)]
+        money = self._declarer_money if obs.seat == obs.declarer else self._defence_money
+        return [money(obs, obs.contract, sequence, t, obs.aces) for t in range(11)]
 
     def _play(self, obs: Observation, rng) -> Action:
         cards = [a.card for a in obs.legal if isinstance(a, Play)]
@@ -316,8 +340,7 @@ class SamplingPlayer(Player):
         for position in positions:
             for card, tricks in self.solver.card_values(position).items():
                 totals[card] += money[min(10, so_far + tricks)]
-        pick = max if obs.seat == obs.declarer else min
-        best = pick(totals.values())
+        best = max(totals.values())
         return Play(min(c for c, v in totals.items() if v == best))
 
     def _claim(self, obs: Observation, rng) -> Action:

@@ -26,7 +26,13 @@ from .observation import observe
 
 def player_rng(seed: int, index: int) -> np.random.Generator:
     """The players' random stream for deal ``index`` of ``seed``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+    return _opaque(np.random.SeedSequence(seed, spawn_key=(index, 1)))
+
+
+def _opaque(stream: np.random.SeedSequence) -> np.random.Generator:
+    """A generator seeded with numbers drawn from ``stream``: a player holding it cannot
+    read the root seed or the deal's index from it, and so cannot re-deal the cards."""
+    return np.random.default_rng(np.random.default_rng(stream).integers(0, 2**63, 4).tolist())
 
 
 def deal_cards(seed: int, index: int) -> tuple[list[int], int]:
@@ -45,8 +51,7 @@ def game_streams(seed: int, game: int, number: int
     (streams of their own, apart from the independent deals')."""
     cards = _cards(np.random.default_rng(np.random.SeedSequence(seed,
                                                                 spawn_key=(game, number, 2))))
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, number, 3)))
-    return cards, rng
+    return cards, _opaque(np.random.SeedSequence(seed, spawn_key=(game, number, 3)))
 
 
 def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator) -> Deal:

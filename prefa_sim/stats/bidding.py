@@ -6,8 +6,8 @@ the level; a solo counts as failed), by player, contract level and position; the
 contracts; how often each declaration sequence is chosen and what it pays the declarer;
 and each player's kapíkia per deal.  A player's score for a deal is what it netted in
 every row of the deal (the three seatings with ``--duplicate``, so every player held
-every hand: the comparison is paired deal by deal); intervals are Wilson for rates and
-bootstrap over deals for money.
+every hand: the comparison is paired deal by deal); intervals are Wilson for rates over
+independent rows, bootstrap over deals for money and for rates whose rows share a deal.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
-from .intervals import Estimate, bootstrap_mean, wilson
+from .intervals import Estimate, bootstrap_mean, ratio_bootstrap, wilson
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
            "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
@@ -65,8 +65,16 @@ class BiddingStats:
     declarations: list[dict]
 
 
-def _rate(made: int, n: int) -> dict:
-    e = wilson(made, n)
+def _rate(group: pd.DataFrame, paired: bool, replicates: int, seed: int,
+          column: str = "made") -> dict:
+    """How often ``column`` holds in ``group``: Wilson over rows, or bootstrapped over
+    deals when a deal's rows are its three seatings (they share the cards)."""
+    made, n = int(group[column].sum()), len(group)
+    if paired and n:
+        by_deal = group.groupby("deal")[column].agg(["sum", "count"])
+        e = ratio_bootstrap(by_deal["sum"], by_deal["count"], replicates, seed)
+    else:
+        e = wilson(made, n)
     return {"won": n, "made": made, "rate": e.value, "rate_low": e.low, "rate_high": e.high}
 
 
@@ -76,6 +84,7 @@ def _money(e: Estimate) -> dict:
 
 def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) -> BiddingStats:
     """The statistics of ``read_games``'s frame."""
+    paired = bool((games["seating"] > 0).any())
     played = games[~games["void"]].copy()
     seats = played["declarer"].astype(int).to_numpy()
     tricks = played[["tricks0", "tricks1", "tricks2"]].to_numpy()
@@ -99,7 +108,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
         players.append({"player": name,
                         "kapikia_per_deal": _money(bootstrap_mean(score[name], replicates,
                                                                   seed)),
-                        **_rate(int(won["made"].sum()), len(won))})
+                        **_rate(won, paired, replicates, seed)})
     pairs = [{"player": a, "versus": b,
               **_money(bootstrap_mean(score[a] - score[b], replicates, seed))}
              for a in labels for b in labels if a != b]
@@ -108,7 +117,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
         out = []
         for value, group in played.groupby(key):
             out.append({key: value if isinstance(value, str) else int(value),
-                        **_rate(int(group["made"].sum()), len(group))})
+                        **_rate(group, paired, replicates, seed)})
         return out
 
     contracts = [{"contract": c, "deals": int(n), "share": n / len(played)}
@@ -121,9 +130,11 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
                              "declarer_kapikia": _money(bootstrap_mean(net, replicates,
                                                                        seed))})
     unit = "game" if (games["number"] > 0).any() else "deal"
-    return BiddingStats(games["deal"].nunique(), len(games), bool((games["seating"] > 0).any()),
-                        unit, wilson(int(games["void"].sum()), len(games)), players, pairs,
-                        grouped("level"), grouped("position"), contracts, declarations)
+    void = _rate(games, paired, replicates, seed, "void")
+    return BiddingStats(games["deal"].nunique(), len(games), paired, unit,
+                        Estimate(void["rate"], void["rate_low"], void["rate_high"], len(games)),
+                        players, pairs, grouped("level"), grouped("position"), contracts,
+                        declarations)
 
 
 def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:

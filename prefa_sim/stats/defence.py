@@ -18,8 +18,9 @@ Conventions (said wherever the figures are shown):
 - Each defence mode's tricks come with the declarer's best discard for that mode; the
   declarer discards before the defenders speak, so comparing modes favours the declarer
   slightly.
-- "The defence's best" is chosen deal by deal seeing all cards (double-dummy), the
-  minimum over the sequences of what the declarer nets.
+- "The defence's best" is chosen deal by deal seeing all cards (double-dummy): the
+  sequence that pays the two defenders most together (their own money: what the
+  declarer takes from the pot is not their loss), the declarer's worst on a tie.
 
 Intervals: rates have Wilson intervals; money and differences have percentile bootstrap
 intervals over deals (the rows of one deal, its declarers and strains, are resampled
@@ -93,6 +94,14 @@ def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
     return declarer.pop(), min(first), max(first), min(second), max(second)
 
 
+def defence_money(contract: Contract, sequence: tuple[str, ...], tricks: int) -> int:
+    """What the two defenders net together when the declarer takes ``tricks`` against
+    ``sequence`` (whatever their share): the pot is the declarer's affair."""
+    players = DEFENCES[sequence].players
+    share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
+    return -settle(contract, sequence, share).transfers["declarer"]
+
+
 def quota_reached(contract: Contract, tricks: int, lone: bool) -> bool:
     """The defence takes its quota (docs/rules.md §4.4) when the declarer takes ``tricks``."""
     first, second, alone = QUOTAS[contract.level]
@@ -105,6 +114,8 @@ def _values() -> np.ndarray:
     values = np.zeros((len(Strain), _TRICKS, MAX_LEVEL - MIN_LEVEL + 1, _K))
     money = {(c, seq, t): sequence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
              for t in range(11)}
+    defence = {(c, seq, t): defence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
+               for t in range(11)}
     mode_of = {seq: ("both" if len(DEFENCES[seq].players) == 2 else
                      DEFENCES[seq].players[0] if DEFENCES[seq].players else None)
                for seq in SEQUENCES}
@@ -117,10 +128,14 @@ def _values() -> np.ndarray:
             row[_QUOTA_BOTH] = quota_reached(c, tricks["both"], False)
             row[_QUOTA_FIRST] = quota_reached(c, tricks["first"], True)
             row[_QUOTA_SECOND] = quota_reached(c, tricks["second"], True)
+            choice = []
             for i, seq in enumerate(SEQUENCES):
-                mode = mode_of[seq]
-                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = money[c, seq, tricks.get(mode, 10)]
-            row[_BEST] = row[_SEQ0:_K:5].min()
+                t = tricks.get(mode_of[seq], 10)
+                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = money[c, seq, t]
+                choice.append((defence[c, seq, t], -money[c, seq, t][0]))
+            # The defence declares what pays the two defenders most, the declarer's worst
+            # on a tie; the declarer nets what that sequence pays.
+            row[_BEST] = -max(choice)[1]
     return values
 
 
@@ -252,7 +267,7 @@ class DefenceStats:
 
     def best_defence(self, contract: Contract) -> Estimate:
         """The declarer's expected kapíkia when the defence, deal by deal, declares what
-        costs the declarer most."""
+        pays the two defenders most."""
         return self._mean(contract, _BEST)
 
     def best_defence_difference(self, a: Contract, b: Contract) -> Estimate:

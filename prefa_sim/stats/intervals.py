@@ -76,3 +76,28 @@ def bootstrap_mean(values, replicates: int = 2000, seed: int = 0,
         means[start:start + size] = values[rng.integers(0, n, (size, n))].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return Estimate(float(values.mean()), float(low), float(high), n, level)
+
+
+def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
+                    level: float = 0.95) -> Estimate:
+    """A rate over units that each hold several correlated trials (the rows of one deal
+    played in three seatings): ``successes[i]`` of ``trials[i]`` in unit ``i``, with a
+    percentile bootstrap interval over units."""
+    import numpy as np
+
+    s = np.asarray(successes, dtype=float)
+    t = np.asarray(trials, dtype=float)
+    total = t.sum()
+    if total == 0:
+        return Estimate(math.nan, 0.0, 1.0, 0, level)
+    rng = np.random.default_rng(seed)
+    n = len(t)
+    step = max(1, min(256, 8_000_000 // n))
+    rates = np.empty(replicates)
+    for start in range(0, replicates, step):
+        size = min(step, replicates - start)
+        pick = rng.integers(0, n, (size, n))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rates[start:start + size] = s[pick].sum(axis=1) / t[pick].sum(axis=1)
+    low, high = np.nanquantile(rates, [(1 - level) / 2, (1 + level) / 2])
+    return Estimate(float(s.sum() / total), float(low), float(high), int(total), level)
