@@ -265,3 +265,20 @@ def test_match_rows_do_not_depend_on_workers_and_the_command_reports(tmp_path):
     assert pair["low"] <= pair["value"] <= pair["high"]
     bad = CliRunner().invoke(main, ["match", "heuristic", "nobody", "random"])
     assert bad.exit_code == 2 and "unknown player 'nobody'" in bad.output
+
+
+def test_tight_voids_are_always_met_and_impossible_ones_said():
+    import numpy as np
+
+    from prefa_sim.bots.sampling import SampleError, sample_hidden
+
+    rng = np.random.default_rng(5)
+    hearts = 0xFF << 24
+    unknown = hearts | 0b111  # eight hearts and three low spades
+    for _ in range(100):
+        # Only the first place may take spades, only the second hearts... and a third
+        # place of two that may hold anything.
+        a, b, c = sample_hidden(unknown, [(3, 0b1000), (6, 0b0001), (2, 0)], rng, tries=50)
+        assert a == 0b111 and b & ~hearts == 0 and c & ~hearts == 0
+    with pytest.raises(SampleError):
+        sample_hidden(unknown, [(4, 0b1000), (5, 0b0001), (2, 0b1001)], rng, tries=20)

@@ -3,7 +3,7 @@
 It cheats by design (``sees_all_cards``): it is the upper bound that the other players
 are measured against, never a fair opponent.  It bids to the best contract the
 widow-aware double-dummy table allows (by trick value, as ``best_contract``), discards
-and names as that table says, declares the defence that costs the declarer most, plays
+and names as that table says, declares the defence that pays the two defenders most, plays
 the card of best double-dummy value, claims when double-dummy play takes every remaining
 trick and accepts a claim exactly then.
 """

@@ -59,36 +59,45 @@ class SamplingParams:
     defence: int = 20
     play: int = 20
     tries: int = 200
-    """Attempts to deal one sample that respects every void before voids are ignored."""
+    """Attempts to deal one sample that respects every void."""
 
 
 def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.Generator,
                   tries: int = 200) -> list[int]:
     """Share the ``unknown`` cards among ``buckets`` of (size, void suits mask), at random
-    among the ways that respect the voids (the last resort ignores them)."""
-    cards = np.array(list(iter_cards(unknown)), dtype=np.int64)
+    among the ways that respect the voids.
+
+    Cards are placed most constrained first (those of suits the fewest places may hold),
+    each at random among the places with room that may hold it, weighted by that room;
+    a dead end starts again.  ``SampleError`` when ``tries`` attempts find no way (the
+    voids and sizes contradict each other).
+    """
+    cards = list(iter_cards(unknown))
     sizes = [size for size, _ in buckets]
     if sum(sizes) != len(cards):
-        raise ValueError(f"{len(cards)} unknown cards for {sum(sizes)} places")
-    for attempt in range(tries + 1):
-        order = rng.permutation(cards)
+        raise SampleError(f"{len(cards)} unknown cards for {sum(sizes)} places")
+    allowed_by_suit = [[i for i, (_, voids) in enumerate(buckets) if not voids >> suit & 1]
+                       for suit in range(4)]
+    for _ in range(tries):
+        order = [cards[i] for i in rng.permutation(len(cards))]
+        order.sort(key=lambda c: len(allowed_by_suit[card_suit(c)]))
         out = [0] * len(buckets)
         room = list(sizes)
-        ok = True
-        for card in order.tolist():
-            suit_bit = 1 << card_suit(card)
-            allowed = [i for i, (_, voids) in enumerate(buckets)
-                       if room[i] and (attempt == tries or not voids & suit_bit)]
+        for card in order:
+            allowed = [i for i in allowed_by_suit[card_suit(card)] if room[i]]
             if not allowed:
-                ok = False
                 break
             weights = np.array([room[i] for i in allowed], dtype=float)
             pick = allowed[int(rng.choice(len(allowed), p=weights / weights.sum()))]
             out[pick] |= 1 << card
             room[pick] -= 1
-        if ok:
+        else:
             return out
-    raise AssertionError("unreachable: the last attempt ignores the voids")
+    raise SampleError("no way to deal the unseen cards that respects every void")
+
+
+class SampleError(ValueError):
+    """Unseen cards that cannot be dealt as the seat's knowledge requires."""
 
 
 def shown_voids(obs: Observation) -> dict[int, int]:
@@ -306,7 +315,10 @@ class SamplingPlayer(Player):
         unknown, places, buckets = self._hidden_buckets(obs)
         positions = []
         for _ in range(samples):
-            shares = sample_hidden(unknown, buckets, rng, self.params.tries)
+            try:
+                shares = sample_hidden(unknown, buckets, rng, self.params.tries)
+            except SampleError:
+                continue
             hands = [0, 0, 0]
             hands[obs.seat] = obs.hand
             if obs.shown:
@@ -330,6 +342,8 @@ class SamplingPlayer(Player):
         if len(cards) == 1 and Claim() not in obs.legal:
             return Play(cards[0])
         positions = self._sample_positions(obs, rng, self.params.play)
+        if not positions:  # no layout fits what the seat saw: play the lowest card
+            return Play(min(cards))
         so_far = obs.tricks[obs.declarer]
         money = self._money_by_tricks(obs)
         if Claim() in obs.legal:
@@ -345,6 +359,8 @@ class SamplingPlayer(Player):
 
     def _claim(self, obs: Observation, rng) -> Action:
         positions = self._sample_positions(obs, rng, self.params.play)
+        if not positions:
+            return Answer(False)
         left = positions[0].tricks_left
         return Answer(all(self.solver.solve(p) == left for p in positions))
 

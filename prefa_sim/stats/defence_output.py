@@ -25,8 +25,10 @@ CONVENTIONS = (
     "declarer named the contract. The declarer's money never depends on how the two "
     "defenders share their tricks; a defender's own money after 'play, play' does, and is "
     "shown from the share worst for that defender to the share best for them. Each "
-    "defence mode uses the declarer's best discard for that mode. 95% intervals: Wilson for "
-    "rates, bootstrap over deals for money and for paired differences.")
+    "defence mode uses the declarer's best discard for that mode. Against the best "
+    "defence, the defenders declare, deal by deal, what pays the two of them most. 95% "
+    "intervals: Wilson for rates, bootstrap over deals for money and for paired "
+    "differences.")
 
 
 def _put(record: dict, name: str, e: Estimate) -> None:
