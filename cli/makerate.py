@@ -121,8 +121,9 @@ def _report(out: Path, title: str, header: str, fmt: str, plot_file: str | None)
     if fmt in ("csv", "json"):
         click.echo(records(rows, fmt))
     else:
-        click.echo(f"{header}\n(double dummy: every player sees every card; kapíkia as prefa "
-                   "score nets them, full pot, no aces; 95% intervals)\n")
+        click.echo(f"{header}\n(double dummy: every player sees every card; kapíkia: the change of "
+                   "the declarer's result, the pot shared in thirds, full pot, no aces; 95% "
+                   "intervals)\n")
         click.echo(prospects_text(prospects, markdown=fmt == "markdown"))
     if plot_file:
         from prefa_sim.stats.plots import prospects_figure, save

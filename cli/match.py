@@ -73,8 +73,8 @@ def _money(e) -> str:
 
 def _text(result, seed: int) -> str:
     lines = [f"duplicate match, {result.deals} deals x 3 seatings, seed {seed}; kapíkia per "
-             "deal (summed over a deal's three seatings, as prefa score nets them), 95% "
-             "bootstrap intervals over deals", ""]
+             "deal: each player's change of result summed over the deal's three seatings (the "
+             "pot shared in thirds: zero-sum), 95% bootstrap intervals over deals", ""]
     lines.append(text_table(["player", "kapíkia per deal"],
                             [[n, _money(e)] for n, e in zip(result.names, result.means,
                                                             strict=True)]))

@@ -89,7 +89,8 @@ SCHEMA = pa.schema(
 #   as a prefa game script reads it, and the seat that took it), void, declarer, position
 #   (0 first hand, 1 second, 2 dealer), contract, solo, aces, discard, declarations
 #   ("play,pass,together"), tricks0-2 (as the settlement counts them), claimed, net0-2
-#   (kapíkia each seat netted, a pot withdrawal counting as a gain) and pot_delta.
+#   (kapíkia each seat netted, a pot withdrawal counting as a gain), result0-2 (each seat's
+#   change of result, the pot's movement shared in thirds: zero-sum) and pot_delta.
 GAMES_SCHEMA = pa.schema([
     ("deal", pa.int64()), ("seating", pa.int8()), ("number", pa.int32()), ("pot", pa.int32()),
     ("dealer", pa.int8()),
@@ -103,6 +104,7 @@ GAMES_SCHEMA = pa.schema([
     ("tricks0", pa.int8()), ("tricks1", pa.int8()), ("tricks2", pa.int8()),
     ("claimed", pa.bool_()),
     ("net0", pa.int32()), ("net1", pa.int32()), ("net2", pa.int32()),
+    ("result0", pa.float64()), ("result1", pa.float64()), ("result2", pa.float64()),
     ("pot_delta", pa.int32()),
 ])
 

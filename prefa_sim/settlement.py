@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from .contracts import Contract
@@ -84,6 +85,18 @@ class Settlement:
         net = dict(self.transfers)
         net["declarer"] -= self.pot_delta
         return net
+
+    @property
+    def result(self) -> dict[str, Fraction]:
+        """Each role's change of result (docs/rules.md §6.12) were the game to end after
+        this deal: the payments between players, what the declarer took from the pot, and
+        a third of the pot's change each (the pot left is shared in thirds).  The three
+        sum to zero, so what one player gains the others lose: the measure the statistics
+        and the players use."""
+        share = Fraction(self.pot_delta, 3)
+        result = {role: self.transfers[role] + share for role in ROLES}
+        result["declarer"] -= self.pot_delta
+        return result
 
 
 def ace_payment(level: int) -> int:

@@ -48,9 +48,9 @@ def test_hand_config_refuses(kwargs, message):
         hand_config(HAND, **args)
 
 
-def declarer_value(contract, row) -> int:
-    """The declarer's money when the defence declares what pays the two defenders most
-    (the declarer's worst on a tie), settled directly."""
+def declarer_value(contract, row) -> float:
+    """The declarer's change of result when the defence declares what leaves the declarer
+    least (results are zero-sum), settled directly."""
     t = {m: int(row[f"tricks_{m}"]) for m in ("both", "first", "second")}
     options = [settle(contract, ("pass", "pass")),
                settle(contract, ("play", "play"), {"declarer": t["both"],
@@ -59,8 +59,7 @@ def declarer_value(contract, row) -> int:
                       {"declarer": t["first"], "first": 10 - t["first"]}),
                settle(contract, ("pass", "play", "pass"),
                       {"declarer": t["second"], "second": 10 - t["second"]})]
-    best = max(options, key=lambda r: (-r.transfers["declarer"], -r.net["declarer"]))
-    return best.net["declarer"]
+    return float(min(r.result["declarer"] for r in options))
 
 
 def test_prospects_against_the_dataset(run):

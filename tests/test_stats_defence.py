@@ -2,6 +2,7 @@
 paired comparisons, checked against hand-worked cases and a direct pandas computation."""
 
 import json
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -32,20 +33,23 @@ def data(tmp_path_factory):
 
 # -- the money of one deal ----------------------------------------------------------------
 
-@pytest.mark.parametrize("contract, sequence, tricks, expected", [
-    # docs/rules.md §6.13, netted: the pot's movement counts for the declarer.
-    ("7H", ("play", "play"), 7, (70 - 21, 0, 21, 0, 21)),
-    ("6S", ("play", "pass", "alone"), 8, (20 - 4, 4, 4, 0, 0)),
-    ("8D", ("play", "pass", "alone"), 7, (-80 - 24, 24, 24, 0, 0)),
-    ("7H", ("pass", "play", "pass"), 9, (63, 0, 0, -63, -63)),
-    ("7H", ("pass", "together"), 7, (70 - 21, 0, 0, 21, 21)),
-    ("7H", ("pass", "play", "together"), 6, (-70 - 28, 28, 28, 0, 0)),
-    ("6H", ("pass", "pass"), 3, (50, 0, 0, 0, 0)),  # no play: the tricks do not count
-    ("10S", ("play", "play"), 9, (-100 - 10, 0, 10, 0, 10)),
+@pytest.mark.parametrize("contract, sequence, tricks, net, pot_delta", [
+    # docs/rules.md §6.13 netted (a pot withdrawal counted as the declarer's), with what
+    # goes into the pot: (declarer, first low, first high, second low, second high).
+    ("7H", ("play", "play"), 7, (70 - 21, 0, 21, 0, 21), -70),
+    ("6S", ("play", "pass", "alone"), 8, (20 - 4, 4, 4, 0, 0), -20),
+    ("8D", ("play", "pass", "alone"), 7, (-80 - 24, 24, 24, 0, 0), 80),
+    ("7H", ("pass", "play", "pass"), 9, (63, 0, 0, -63, -63), 0),
+    ("7H", ("pass", "together"), 7, (70 - 21, 0, 0, 21, 21), -70),
+    ("7H", ("pass", "play", "together"), 6, (-70 - 28, 28, 28, 0, 0), 70),
+    ("6H", ("pass", "pass"), 3, (50, 0, 0, 0, 0), -50),  # no play: the tricks do not count
+    ("10S", ("play", "play"), 9, (-100 - 10, 0, 10, 0, 10), 100),
     # 7H, declarer 8: the defence is one short; who pays depends on the share.
-    ("7H", ("play", "play"), 8, (56, -70, 14, -70, 14)),  # 8/2/0: C pays 56 + 14
+    ("7H", ("play", "play"), 8, (56, -70, 14, -70, 14), 0),  # 8/2/0: C pays 56 + 14
 ])
-def test_sequence_money_worked_cases(contract, sequence, tricks, expected):
+def test_sequence_money_worked_cases(contract, sequence, tricks, net, pot_delta):
+    """The change of result is the netted money plus a third of the pot's change, each."""
+    expected = tuple(Fraction(n) + Fraction(pot_delta, 3) for n in net)
     assert sequence_money(parse_contract(contract), sequence, tricks) == expected
 
 
@@ -63,7 +67,7 @@ def test_money_bounds_every_share(step, sequence, tricks, data):
         share = {"declarer": tricks, players[0]: 10 - tricks}
     else:
         share = None
-    net = settle(contract, sequence, share).net
+    net = settle(contract, sequence, share).result
     assert net["declarer"] == declarer  # whatever the share
     assert first_low <= net["first"] <= first_high
     assert second_low <= net["second"] <= second_high
@@ -93,15 +97,13 @@ def settled(contract, sequence, row):
     return settle(contract, sequence, {"declarer": t, players[0]: 10 - t})
 
 
-def declarer_net(contract, sequence, row) -> int:
-    return settled(contract, sequence, row).net["declarer"]
+def declarer_net(contract, sequence, row) -> float:
+    return float(settled(contract, sequence, row).result["declarer"])
 
 
-def against_best_defence(contract, row) -> int:
-    """The declarer's money when the defence declares what pays the defenders most."""
-    options = [settled(contract, seq, row) for seq in OUTCOMES]
-    best = max(options, key=lambda r: (-r.transfers["declarer"], -r.net["declarer"]))
-    return best.net["declarer"]
+def against_best_defence(contract, row) -> float:
+    """The declarer's money when the defence declares what leaves the declarer least."""
+    return min(declarer_net(contract, seq, row) for seq in OUTCOMES)
 
 
 def test_against_pandas(data):
@@ -143,11 +145,11 @@ def test_decisions_against_pandas(data):
     contract = parse_contract("7D")
     sub = frame[frame.strain == "D"]
     by_name = {(d.role, d.after, d.choice, d.other): d for d in stats.decisions(contract)}
-    lone = [settle(contract, ("play", "pass", "alone"),
-                   {"declarer": int(t), "first": 10 - int(t)}).net["first"]
+    lone = [float(settle(contract, ("play", "pass", "alone"),
+                         {"declarer": int(t), "first": 10 - int(t)}).result["first"])
             for t in sub.tricks_first]
-    together = [-settle(contract, ("play", "pass", "together"),
-                        {"declarer": int(t), "first": 10 - int(t)}).transfers["declarer"]
+    together = [float(settle(contract, ("play", "pass", "together"),
+                             {"declarer": int(t), "first": 10 - int(t)}).result["first"])
                 for t in sub.tricks_both]
     d = by_name["first", "play, pass", "together", "alone"]
     assert d.difference.value == pytest.approx(np.mean(together) - np.mean(lone))

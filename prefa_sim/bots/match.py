@@ -2,10 +2,10 @@
 
 Deal ``i`` of the seed is played three times, the players rotated through the seats
 (player k in seat k + seating, mod 3) with the same cards, dealer and random stream, each
-time from a full pot.  A player's score for the deal is what it netted over its three seats (the
-``prefa score`` convention: a pot withdrawal is the declarer's gain), so every player
-held every hand once.  Differences between two players are taken deal by deal (paired)
-and their intervals bootstrapped over deals.
+time from a full pot.  A player's score for the deal is its change of result over its three seats
+(``Settlement.result``: the payments, and the pot's movement shared in thirds, so the
+scores sum to zero), and every player held every hand once.  Differences between two
+players are taken deal by deal (paired) and their intervals bootstrapped over deals.
 """
 
 from __future__ import annotations
@@ -21,36 +21,36 @@ from ..workers import ordered_map
 from .records import deal_row
 
 
-def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[int]:
-    """Each player's net kapíkia from deal ``index`` played in all three seatings (the
-    rows ``prefa games --duplicate`` writes)."""
-    totals = [0, 0, 0]
+def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[float]:
+    """Each player's change of result (``Settlement.result``, zero-sum) from deal ``index``
+    played in all three seatings (the rows ``prefa games --duplicate`` writes)."""
+    totals = [0.0, 0.0, 0.0]
     for seating in range(3):
         row = deal_row(specs, seed, index, seating)
         for k in range(3):
-            totals[k] += row[f"net{(k + seating) % 3}"]
+            totals[k] += row[f"result{(k + seating) % 3}"]
     return totals
 
 
-def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> list[list[int]]:
+def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> list[list[float]]:
     specs, seed, indices = job
     return [duplicate_deal(specs, seed, i) for i in indices]
 
 
 def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
                progress: Callable[[int], None] | None = None, chunk: int = 20) -> np.ndarray:
-    """Net kapíkia per deal and player, ``[deals, 3]``, deal ``i`` in row ``i`` whatever
-    the number of workers."""
+    """Kapíkia (change of result) per deal and player, ``[deals, 3]``, deal ``i`` in row
+    ``i`` whatever the number of workers."""
     jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
             for start in range(0, deals, chunk))
-    rows: list[list[int]] = []
+    rows: list[list[float]] = []
     runner = (map(_deal_chunk, jobs) if workers <= 1
               else ordered_map(_deal_chunk, jobs, workers, batch=1))
     for block in runner:
         rows.extend(block)
         if progress:
             progress(len(rows))
-    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return np.array(rows, dtype=float).reshape(-1, 3)
 
 
 @dataclass(frozen=True)

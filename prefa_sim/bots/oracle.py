@@ -3,7 +3,7 @@
 It cheats by design (``sees_all_cards``): it is the upper bound that the other players
 are measured against, never a fair opponent.  It bids to the best contract the
 widow-aware double-dummy table allows (by trick value, as ``best_contract``), discards
-and names as that table says, declares the defence that pays the two defenders most, plays
+and names as that table says, declares the defence that leaves the declarer least, plays
 the card of best double-dummy value, claims when double-dummy play takes every remaining
 trick and accepts a claim exactly then.
 """
@@ -104,13 +104,11 @@ class OraclePlayer(Player):
                 tricks = {"declarer": t, defence.players[0]: 10 - t}
             else:
                 tricks = None
-            result = settle(deal.contract, sequence, tricks, aces=deal.aces, pot=deal.pot,
-                            last_contract=deal.last_contract)
-            # The defence's own money first (the pot is the declarer's affair), then the
-            # declarer's loss.
-            value = (-result.transfers["declarer"], -result.net["declarer"])
-            if best_cost is None or value > best_cost:
-                best_word, best_cost = sequence[len(said)], value
+            # Results are zero-sum: what leaves the declarer least pays the defence most.
+            cost = settle(deal.contract, sequence, tricks, aces=deal.aces, pot=deal.pot,
+                          last_contract=deal.last_contract).result["declarer"]
+            if best_cost is None or cost < best_cost:
+                best_word, best_cost = sequence[len(said)], cost
         return Declare(best_word)
 
     def _play(self, obs: Observation) -> Action:

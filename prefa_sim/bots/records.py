@@ -73,6 +73,7 @@ def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: 
     for seat in range(3):
         record[f"tricks{seat}"] = 0
         record[f"net{seat}"] = 0
+        record[f"result{seat}"] = 0.0
     if deal.settlement is None:
         return record
     record.update(declarer=deal.declarer, position=(deal.declarer - deal.dealer - 1) % 3,
@@ -81,10 +82,12 @@ def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: 
                   declarations=",".join(deal.declarations),
                   claimed=isinstance(deal.history[-1][1], Answer),  # the last: accepted
                   pot_delta=deal.settlement.pot_delta)
-    net = deal.settlement.net
+    net, result = deal.settlement.net, deal.settlement.result
     for seat, tricks in enumerate(deal.credited_tricks):
+        role = ROLES[(seat - deal.declarer) % 3]
         record[f"tricks{seat}"] = tricks
-        record[f"net{seat}"] = net[ROLES[(seat - deal.declarer) % 3]]
+        record[f"net{seat}"] = net[role]
+        record[f"result{seat}"] = float(result[role])
     return record
 
 

@@ -7,17 +7,17 @@ with a claim), solves every sample double-dummy with the engine, and takes the a
 with the best average money, not just tricks:
 
 - auction: the widow-aware table of its own hand as declarer in each sample; the value
-  of each contract is what the declarer nets when the defence either plays or passes,
-  whichever pays the defence more; it raises or holds while the best contract's average
-  value is positive and reachable;
+  of each contract is the declarer's change of result (``Settlement.result``: the pot's
+  movement shared in thirds, zero-sum) when the defence either plays or passes, whichever
+  leaves the declarer less; it raises or holds while the best contract's average value is
+  positive and reachable;
 - widow and contract: the same table with the twelve cards known; the contract of best
   average value (a solo when even that is worth less than the solo's price), the discard
   that is best in most samples;
 - defence: the declarer's double-dummy tricks against both defenders and against each
   alone in each sample, settled for every declaration sequence still open, the defence
-  choosing the word that pays the two defenders most on average (the pot is the
-  declarer's affair: a defence that plays to stop a withdrawal and loses money is worse
-  off);
+  choosing the word that leaves the declarer least on average (results are zero-sum, so
+  this is what pays the defence most);
 - play: per-card double-dummy values in each sample, turned into the money the final
   trick count pays the player's side (the declarer, or the two defenders together),
   averaged; claims and answers when every sample agrees.
@@ -142,34 +142,22 @@ class SamplingPlayer(Player):
 
     # -- money ---------------------------------------------------------------------------
     @staticmethod
-    def _settle(obs: Observation, contract: Contract, sequence: tuple[str, ...], tricks: int,
-                aces: bool = False):
-        """The settlement when the declarer takes ``tricks`` against ``sequence`` (the
-        share of the defenders' tricks changes neither side's total)."""
+    def _declarer_money(obs: Observation, contract: Contract, sequence: tuple[str, ...],
+                        tricks: int, aces: bool = False) -> float:
+        """The declarer's change of result (``Settlement.result``) when taking ``tricks``
+        against ``sequence``; the defence's is its negative (results are zero-sum), and
+        the share of the defenders' tricks changes neither."""
         players = DEFENCES[sequence].players
         share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
-        return settle(contract, sequence, share, aces=aces, pot=obs.pot,
-                      last_contract=obs.last_contract)
-
-    def _declarer_money(self, obs: Observation, contract: Contract,
-                        sequence: tuple[str, ...], tricks: int, aces: bool = False) -> int:
-        """What the declarer nets (a pot withdrawal counts as the declarer's gain)."""
-        return self._settle(obs, contract, sequence, tricks, aces).net["declarer"]
-
-    def _defence_money(self, obs: Observation, contract: Contract,
-                       sequence: tuple[str, ...], tricks: int, aces: bool = False) -> int:
-        """What the two defenders net together: the pot is the declarer's affair."""
-        return -self._settle(obs, contract, sequence, tricks, aces).transfers["declarer"]
+        return float(settle(contract, sequence, share, aces=aces, pot=obs.pot,
+                            last_contract=obs.last_contract).result["declarer"])
 
     def _declarer_value(self, obs: Observation, contract: Contract, tricks: int,
-                        aces: bool = False) -> int:
-        """The declarer's money when the defence plays (both) or passes, whichever pays
-        the defence more (the declarer's worst on a tie)."""
-        options = [("play", "play"), ("pass", "pass")]
-        best = max(options, key=lambda seq: (
-            self._defence_money(obs, contract, seq, tricks, aces),
-            -self._declarer_money(obs, contract, seq, tricks, aces)))
-        return self._declarer_money(obs, contract, best, tricks, aces)
+                        aces: bool = False) -> float:
+        """The declarer's money when the defence plays (both) or passes, whichever leaves
+        the declarer less."""
+        return min(self._declarer_money(obs, contract, seq, tricks, aces)
+                   for seq in (("play", "play"), ("pass", "pass")))
 
     def _contract_values(self, obs: Observation, tables: list[dict], minimum: int,
                          aces: bool = False) -> dict:
@@ -241,8 +229,8 @@ class SamplingPlayer(Player):
         tables, discards = self._strain_tables(obs, rng, None)
         values = self._contract_values(obs, tables, obs.min_contract.step)
         best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
-        solo = settle(obs.min_contract, solo=True, pot=obs.pot,
-                      last_contract=obs.last_contract).net["declarer"]
+        solo = float(settle(obs.min_contract, solo=True, pot=obs.pot,
+                            last_contract=obs.last_contract).result["declarer"])
         if value < solo:
             return Solo()
         return Discard(discards[best.strain].most_common(1)[0][0])
@@ -281,8 +269,8 @@ class SamplingPlayer(Player):
                     position = Position(tuple(hands), obs.contract.strain,
                                         opening_leader(obs.dealer, active), declarer, active)
                     tricks[active] = self.solver.solve(position)
-                totals[sequence] += self._defence_money(obs, obs.contract, sequence,
-                                                        tricks.get(active, 10), obs.aces)
+                totals[sequence] -= self._declarer_money(obs, obs.contract, sequence,
+                                                         tricks.get(active, 10), obs.aces)
         # Each word leads to the sequences after it; the defence's best continuation counts.
         by_word: dict[str, float] = {}
         for sequence, total in totals.items():
@@ -334,8 +322,9 @@ class SamplingPlayer(Player):
         """This seat's side's money for each final count of the declarer's tricks 0-10:
         the declarer's, or the defence's together."""
         sequence = tuple(obs.declarations)
-        money = self._declarer_money if obs.seat == obs.declarer else self._defence_money
-        return [money(obs, obs.contract, sequence, t, obs.aces) for t in range(11)]
+        sign = 1 if obs.seat == obs.declarer else -1
+        return [sign * self._declarer_money(obs, obs.contract, sequence, t, obs.aces)
+                for t in range(11)]
 
     def _play(self, obs: Observation, rng) -> Action:
         cards = [a.card for a in obs.legal if isinstance(a, Play)]

@@ -4,8 +4,9 @@ Read from a games dataset (``prefa_sim.dataset.GAMES_SCHEMA``), without the bulk
 lists: the void rate; how often the auction winner makes the contract (takes at least
 the level; a solo counts as failed), by player, contract level and position; the final
 contracts; how often each declaration sequence is chosen and what it pays the declarer;
-and each player's kapíkia per deal.  A player's score for a deal is what it netted in
-every row of the deal (the three seatings with ``--duplicate``, so every player held
+and each player's kapíkia per deal.  Money is each player's change of result (the pot's
+movement shared in thirds: zero-sum).  A player's score for a deal is its money in every
+row of the deal (the three seatings with ``--duplicate``, so every player held
 every hand: the comparison is paired deal by deal); intervals are Wilson for rates over
 independent rows, bootstrap over deals for money and for rates whose rows share a deal.
 """
@@ -23,7 +24,7 @@ from .intervals import Estimate, bootstrap_mean, ratio_bootstrap, wilson
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
            "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
-           "net0", "net1", "net2", "pot_delta")
+           "net0", "net1", "net2", "result0", "result1", "result2", "pot_delta")
 
 
 def read_games(path: str | Path, with_actions: bool = False,
@@ -99,7 +100,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
     played["winner"] = (seats - played["seating"].astype(int).to_numpy()) % 3
     # Kapíkia per deal and player: every row of the deal, the player's seat in each.
     seating = games["seating"].astype(int).to_numpy()
-    nets = games[["net0", "net1", "net2"]].to_numpy()
+    nets = games[["result0", "result1", "result2"]].to_numpy()
     score = pd.DataFrame({labels[k]: nets[np.arange(len(games)), (k + seating) % 3]
                           for k in range(3)}).groupby(games["deal"].to_numpy()).sum()
     players = []
@@ -124,7 +125,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
                  for c, n in played["contract"].value_counts().items()]
     declarations = []
     for words, group in played[~played["solo"]].groupby("declarations"):
-        net = group.apply(lambda r: r[f"net{int(r['declarer'])}"], axis=1)
+        net = group.apply(lambda r: r[f"result{int(r['declarer'])}"], axis=1)
         declarations.append({"declarations": words, "deals": len(group),
                              "share": len(group) / len(played),
                              "declarer_kapikia": _money(bootstrap_mean(net, replicates,
@@ -151,8 +152,9 @@ def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
     unit = stats.unit
     seatings = f"every {unit} in three seatings: paired" if stats.duplicate else "one seating"
     parts = [f"{stats.deals:,} {unit}s, {stats.rows:,} deals played ({seatings}); void "
-             f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia "
-             f"as prefa score nets them, 95% intervals (Wilson, bootstrap over {unit}s)"]
+             f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia: "
+             "each player's change of result, the pot shared in thirds (zero-sum); 95% "
+             f"intervals (Wilson, bootstrap over {unit}s)"]
     parts.append(text_table(
         ["player", f"kapíkia per {unit}", "auctions won", "made"],
         [[r["player"], money(r["kapikia_per_deal"]), str(r["won"]),

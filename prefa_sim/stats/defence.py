@@ -7,8 +7,11 @@ project's own settlement (docs/rules.md §6) at a full pot, without the aces.
 
 Conventions (said wherever the figures are shown):
 
-- Kapíkia are counted as ``prefa score`` nets them: what the declarer takes from the
-  pot counts as the declarer's gain, what goes into it as the declarer's loss.
+- Kapíkia are each player's change of result (docs/rules.md §6.12) were the game to end
+  after the deal: the payments between players, and the pot's movement shared in thirds
+  (what the declarer takes from the pot is two thirds a gain for the declarer and a third
+  a loss for each defender).  The three sum to zero, so the defence's loss is the
+  declarer's gain.
 - The double-dummy table fixes the declarer's tricks, not how two defenders share
   theirs.  The declarer's money never depends on that share (a defence that falls short
   pays the same total however its tricks fell), nor does the money of a defender who
@@ -19,8 +22,7 @@ Conventions (said wherever the figures are shown):
   declarer discards before the defenders speak, so comparing modes favours the declarer
   slightly.
 - "The defence's best" is chosen deal by deal seeing all cards (double-dummy): the
-  sequence that pays the two defenders most together (their own money: what the
-  declarer takes from the pot is not their loss), the declarer's worst on a tie.
+  sequence that leaves the declarer least, and so the defence most.
 
 Intervals: rates have Wilson intervals; money and differences have percentile bootstrap
 intervals over deals (the rows of one deal, its declarers and strains, are resampled
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, partial
 from pathlib import Path
 
@@ -71,11 +74,11 @@ def sequence_text(sequence: Sequence[str]) -> str:
 
 
 def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
-                   ) -> tuple[int, int, int, int, int]:
-    """What the declarer, the first and the second defender net when the declarer takes
-    ``tricks`` against the defence of ``sequence``: ``(declarer, first low, first high,
-    second low, second high)``, the lows and highs over every share of the defence's tricks
-    (equal where the share does not matter)."""
+                   ) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
+    """How the declarer's, the first and the second defender's results change when the
+    declarer takes ``tricks`` against the defence of ``sequence`` (``Settlement.result``):
+    ``(declarer, first low, first high, second low, second high)``, the lows and highs
+    over every share of the defence's tricks (equal where the share does not matter)."""
     players = DEFENCES[sequence].players
     if not players:
         shares = [{}]
@@ -84,7 +87,7 @@ def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
     else:
         shares = [{"declarer": tricks, "first": b, "second": 10 - tricks - b}
                   for b in range(10 - tricks + 1)]
-    nets = [settle(contract, sequence, share or None).net for share in shares]
+    nets = [settle(contract, sequence, share or None).result for share in shares]
     declarer = {n["declarer"] for n in nets}
     if len(declarer) != 1:  # the rules guarantee it; a change to them must not pass unseen
         raise AssertionError(f"{contract} {sequence}: the declarer's money depends on the "
@@ -92,14 +95,6 @@ def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
     first = [n["first"] for n in nets]
     second = [n["second"] for n in nets]
     return declarer.pop(), min(first), max(first), min(second), max(second)
-
-
-def defence_money(contract: Contract, sequence: tuple[str, ...], tricks: int) -> int:
-    """What the two defenders net together when the declarer takes ``tricks`` against
-    ``sequence`` (whatever their share): the pot is the declarer's affair."""
-    players = DEFENCES[sequence].players
-    share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
-    return -settle(contract, sequence, share).transfers["declarer"]
 
 
 def quota_reached(contract: Contract, tricks: int, lone: bool) -> bool:
@@ -114,8 +109,6 @@ def _values() -> np.ndarray:
     values = np.zeros((len(Strain), _TRICKS, MAX_LEVEL - MIN_LEVEL + 1, _K))
     money = {(c, seq, t): sequence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
              for t in range(11)}
-    defence = {(c, seq, t): defence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
-               for t in range(11)}
     mode_of = {seq: ("both" if len(DEFENCES[seq].players) == 2 else
                      DEFENCES[seq].players[0] if DEFENCES[seq].players else None)
                for seq in SEQUENCES}
@@ -128,14 +121,11 @@ def _values() -> np.ndarray:
             row[_QUOTA_BOTH] = quota_reached(c, tricks["both"], False)
             row[_QUOTA_FIRST] = quota_reached(c, tricks["first"], True)
             row[_QUOTA_SECOND] = quota_reached(c, tricks["second"], True)
-            choice = []
             for i, seq in enumerate(SEQUENCES):
-                t = tricks.get(mode_of[seq], 10)
-                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = money[c, seq, t]
-                choice.append((defence[c, seq, t], -money[c, seq, t][0]))
-            # The defence declares what pays the two defenders most, the declarer's worst
-            # on a tie; the declarer nets what that sequence pays.
-            row[_BEST] = -max(choice)[1]
+                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = [
+                    float(x) for x in money[c, seq, tricks.get(mode_of[seq], 10)]]
+            # Results are zero-sum: the defence's best is the declarer's worst.
+            row[_BEST] = row[_SEQ0:_K:5].min()
     return values
 
 
@@ -228,6 +218,13 @@ class DefenceStats:
     def _estimate(self, contract: Contract, point: float, replicates: np.ndarray) -> Estimate:
         low, high = np.nanquantile(replicates, [0.025, 0.975]) if np.isfinite(
             replicates).any() else (np.nan, np.nan)
+        # Thirds of a kapíki summed in another order differ in the last bits: a figure
+        # with no spread keeps an interval that is exactly its value.
+        tolerance = 1e-9 * max(1.0, abs(point))
+        if abs(low - point) < tolerance:
+            low = point
+        if abs(high - point) < tolerance:
+            high = point
         return Estimate(float(point), float(low), float(high), int(self.n[contract.step]))
 
     def _mean(self, contract: Contract, column: int) -> Estimate:
@@ -267,7 +264,7 @@ class DefenceStats:
 
     def best_defence(self, contract: Contract) -> Estimate:
         """The declarer's expected kapíkia when the defence, deal by deal, declares what
-        pays the two defenders most."""
+        leaves the declarer least (results are zero-sum: what pays the defence most)."""
         return self._mean(contract, _BEST)
 
     def best_defence_difference(self, a: Contract, b: Contract) -> Estimate:

@@ -20,15 +20,15 @@ from .output import records, text_table
 TABLES = ("quota", "money", "decisions", "matrix")
 
 CONVENTIONS = (
-    "kapíkia per deal as prefa score nets them (what the declarer takes from the pot is "
-    "the declarer's gain), full pot, no aces; each row of the dataset counts as if its "
-    "declarer named the contract. The declarer's money never depends on how the two "
-    "defenders share their tricks; a defender's own money after 'play, play' does, and is "
-    "shown from the share worst for that defender to the share best for them. Each "
-    "defence mode uses the declarer's best discard for that mode. Against the best "
-    "defence, the defenders declare, deal by deal, what pays the two of them most. 95% "
-    "intervals: Wilson for rates, bootstrap over deals for money and for paired "
-    "differences.")
+    "kapíkia per deal: each player's change of result were the game to end after the deal "
+    "(docs/rules.md §6.12; the pot's movement shared in thirds, so the three sum to zero), "
+    "full pot, no aces; each row of the dataset counts as if its declarer named the contract. "
+    "The declarer's money never depends on how the two defenders share their tricks; a "
+    "defender's own money after 'play, play' does, and is shown from the share worst for "
+    "that defender to the share best for them. Each defence mode uses the declarer's best "
+    "discard for that mode. Against the best defence, the defenders declare, deal by deal, "
+    "what leaves the declarer least. 95% intervals: Wilson for rates, bootstrap over deals "
+    "for money and for paired differences.")
 
 
 def _put(record: dict, name: str, e: Estimate) -> None:

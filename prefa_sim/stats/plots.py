@@ -170,7 +170,8 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
     rows = int(stats.counts.sum())
     fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows{f' with {where}' if where else ''}, "
              f"each counted as if it named every contract of its strain; scenario: {scenario}"
-             "\nkapíkia as prefa score nets them (full pot, no aces); 95% Wilson (rates) and "
+             "\nkapíkia: the change of result, the pot shared in thirds (full pot, no aces); "
+             "95% Wilson (rates) and "
              "bootstrap-over-deals (kapíkia) intervals", fontsize=7, color="#444444")
     fig.subplots_adjust(bottom=0.14, top=0.94, hspace=0.08)
     return fig
