@@ -57,7 +57,8 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
             request["tricks"] = dict(zip(ROLES, counts, strict=True))
         result = settle_request(request)
     if as_json:
-        click.echo(json.dumps({k: result[k] for k in ("pot_delta", "net", "transfers")}))
+        click.echo(json.dumps({k: result[k] for k in ("pot_delta", "net", "transfers",
+                                                       "result_thirds")}))
         return
     click.echo(f"pot: {result['pot_delta']:+d}")
     click.echo(f"{'role':<10}{'transfers':>10}{'net':>8}")

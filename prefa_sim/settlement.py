@@ -276,4 +276,5 @@ def settle_request(obj: Mapping) -> dict:
     result = settle(contract, declarations, tricks, aces=flags["aces"], solo=flags["solo"],
                     pot=pot, last_contract=mode)
     return {**obj, "pot_delta": result.pot_delta, "net": result.net,
-            "transfers": result.transfers}
+            "transfers": result.transfers,
+            "result_thirds": {role: int(3 * v) for role, v in result.result.items()}}

@@ -22,8 +22,12 @@ def test_one_deal_text_and_json():
                                           "second           -70     -70"]
     result = run("score", "6H", "-d", "pass,pass", "--aces", "--json")
     expected = settle(parse_contract("6H"), ["pass", "pass"], aces=True)
-    assert json.loads(result.output) == {"pot_delta": expected.pot_delta, "net": expected.net,
-                                         "transfers": expected.transfers}
+    assert json.loads(result.output) == {
+        "pot_delta": expected.pot_delta, "net": expected.net, "transfers": expected.transfers,
+        # 6H pass-pass with the aces: the declarer takes 50 from the pot (two thirds of it
+        # are the others') and 25 from each defender.
+        "result_thirds": {"declarer": 3 * (50 + 50) - 50, "first": 3 * -25 - 50,
+                          "second": 3 * -25 - 50}}
 
 
 def test_errors_are_clean():
@@ -46,7 +50,8 @@ def test_batch():
     assert result.exit_code == 1
     out = [json.loads(x) for x in result.stdout.splitlines()]
     assert out[0] == {**good, "pot_delta": 0, "net": {"declarer": 56, "first": -56, "second": 0},
-                      "transfers": {"declarer": 56, "first": -56, "second": 0}}
+                      "transfers": {"declarer": 56, "first": -56, "second": 0},
+                      "result_thirds": {"declarer": 168, "first": -168, "second": 0}}
     s = settle(parse_contract("8S"), solo=True)
     assert out[1]["pot_delta"] == s.pot_delta == 160 and out[1]["transfers"] == s.transfers
     assert out[2]["line"] == 3 and "'tricks' of declarer" in out[2]["error"]
