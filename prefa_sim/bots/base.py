@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..deal import Action
+from ..solver import Solver
 from .observation import Observation
 
 
@@ -37,3 +38,17 @@ class RandomPlayer(Player):
 
     def act(self, observation: Observation, rng: np.random.Generator) -> Action:
         return observation.legal[int(rng.integers(len(observation.legal)))]
+
+
+class SolvingPlayer(Player):
+    """A player that solves positions double-dummy: one solver, made on first use (its
+    tables are the process's, so a solver can be shared between players)."""
+
+    def __init__(self, solver: Solver | None = None) -> None:
+        self._solver = solver
+
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None:
+            self._solver = Solver()
+        return self._solver

@@ -18,25 +18,20 @@ from ..position import Position
 from ..seats import opening_leader
 from ..settlement import DEFENCES, settle
 from ..solver import Solver
-from .base import Player
+from .base import SolvingPlayer
 from .observation import Observation
 
 
-class OraclePlayer(Player):
+class OraclePlayer(SolvingPlayer):
     """Double-dummy with every card seen (cheating: an upper bound)."""
 
     name = "oracle"
     sees_all_cards = True
 
     def __init__(self, solver: Solver | None = None) -> None:
-        self._solver = solver
+        super().__init__(solver)
         self._tables: dict[tuple, dict] = {}
-
-    @property
-    def solver(self) -> Solver:
-        if self._solver is None:
-            self._solver = Solver()
-        return self._solver
+        """Widow tables of the deal in play (it sees every card: no chance involved)."""
 
     def act(self, obs: Observation, rng: np.random.Generator) -> Action:
         action = getattr(self, f"_{obs.phase}")(obs)

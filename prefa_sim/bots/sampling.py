@@ -44,7 +44,7 @@ from ..position import Position
 from ..seats import opening_leader
 from ..settlement import DEFENCES, settle
 from ..solver import Solver
-from .base import Player
+from .base import SolvingPlayer
 from .observation import Observation
 
 ALL = (1 << 32) - 1
@@ -121,20 +121,14 @@ def shown_voids(obs: Observation) -> dict[int, int]:
     return voids
 
 
-class SamplingPlayer(Player):
+class SamplingPlayer(SolvingPlayer):
     """Average money over double-dummy solves of sampled deals (see the module)."""
 
     name = "sampling"
 
     def __init__(self, params: SamplingParams | None = None, solver: Solver | None = None):
+        super().__init__(solver)
         self.params = params or SamplingParams()
-        self._solver = solver
-
-    @property
-    def solver(self) -> Solver:
-        if self._solver is None:
-            self._solver = Solver()
-        return self._solver
 
     def act(self, obs: Observation, rng: np.random.Generator) -> Action:
         action = getattr(self, f"_{obs.phase}")(obs, rng)
