@@ -102,10 +102,10 @@ class HeuristicPlayer(Player):
         twelve = obs.hand | obs.discard
         strain, _, _ = self._choice(twelve)
         count = declarer_tricks(obs.hand, strain)
-        lowest = min(c.level for c in LADDER[obs.min_contract.step:] if c.strain == strain) \
-            if any(c.strain == strain for c in LADDER[obs.min_contract.step:]) else None
-        if lowest is None:  # the strain is below the lowest step: name the lowest step
+        allowed = [c.level for c in LADDER[obs.min_contract.step:] if c.strain == strain]
+        if not allowed:  # no step of that strain is left: name the lowest allowed
             return Name(obs.min_contract)
+        lowest = allowed[0]
         level = max(lowest, min(MAX_LEVEL, int(count - self.params.name_margin)))
         contract = Contract(level, strain)
         aces = Name(contract, True)
