@@ -10,6 +10,7 @@ from prefa_sim.simulate import scenario_name
 from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,
+    bidding_figure,
     defence_figure,
     features_figure,
     makerate_figure,
@@ -34,12 +35,13 @@ from .common import PrefaCommand
 def plot(kind, dataset, out, mode, trump, where):
     """Draw a figure of DATASET: makerate (a heat map of make-rates by level and strain),
     tricks (the declarer's tricks by strain), defence (the defence's quota rates and the
-    declarer's money against each way to defend, by contract) or features (make-rate
-    against trump length after the widow, with interval bands)."""
+    declarer's money against each way to defend, by contract), features (make-rate
+    against trump length after the widow, with interval bands) or, for a dataset of
+    prefa games, bidding (each player's money and the contracts made by level)."""
     ctx = click.get_current_context()
     given = {name for name in ("mode", "trump")
              if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
-    if kind == "defence" and "mode" in given:
+    if kind in ("defence", "bidding") and "mode" in given:
         raise click.UsageError("the defence figure shows every defence mode: leave out --mode")
     if kind != "features" and "trump" in given:
         raise click.UsageError("--trump is for the features figure")
@@ -60,6 +62,10 @@ def plot(kind, dataset, out, mode, trump, where):
             fig = tricks_figure(dataset, scenario, mode, where)
         elif kind == "defence":
             fig = defence_figure(dataset, scenario, where)
+        elif kind == "bidding":
+            if where:
+                raise click.UsageError("the bidding figure takes no --where")
+            fig = bidding_figure(dataset, "games of prefa games")
         else:
             fig = features_figure(dataset, scenario, mode, strain, where)
         click.echo(f"wrote {save(fig, out)}")

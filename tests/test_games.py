@@ -158,3 +158,24 @@ def test_the_oracle_gives_no_trick_away_and_random_players_do(tmp_path, solver):
     text = CliRunner().invoke(main, ["stats", "bidding", str(out), "--regret", "20",
                                      "--bootstrap", "200"])
     assert text.exit_code == 0 and "double-dummy regret of the card play" in text.output
+
+
+def test_the_bidding_figure_draws_the_statistics(run, tmp_path):
+    from prefa_sim.stats.plots import bidding_figure
+
+    out, _ = run
+    stats = bidding_stats(read_games(out), 1000)
+    fig = bidding_figure(out)
+    left, right = fig.axes
+    heights = [bar.get_height() for bar in left.patches]
+    assert heights == pytest.approx([r["kapikia_per_deal"]["value"] for r in stats.players])
+    assert [t.get_text() for t in left.get_xticklabels()] == [r["player"] for r in stats.players]
+    line = right.lines[0]
+    assert list(line.get_xdata()) == [r["level"] for r in stats.by_level]
+    assert line.get_ydata() == pytest.approx([100 * r["rate"] for r in stats.by_level])
+    figure = tmp_path / "bidding.svg"
+    result = CliRunner().invoke(main, ["plot", "bidding", str(out), "-o", str(figure)])
+    assert result.exit_code == 0 and figure.read_bytes().startswith(b"<?xml")
+    refused = CliRunner().invoke(main, ["plot", "bidding", str(out), "-o", str(figure),
+                                        "--where", "declarer == 0"])
+    assert refused.exit_code == 2 and "takes no --where" in refused.output

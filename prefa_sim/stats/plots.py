@@ -24,7 +24,7 @@ from .groups import StatsError, group_make_rates  # noqa: E402
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
              "#000000")
 LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)
-KINDS = ("makerate", "tricks", "defence", "features")
+KINDS = ("makerate", "tricks", "defence", "features", "bidding")
 
 
 def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True,
@@ -207,6 +207,46 @@ def prospects_figure(records: list[dict], title: str, caption: str):
     top.set_title(title, fontsize=11)
     fig.text(0.01, 0.01, textwrap.fill(caption, 170), fontsize=7, color="#444444")
     fig.subplots_adjust(bottom=0.15, top=0.93, hspace=0.08)
+    return fig
+
+
+def bidding_figure(path: str | Path, scenario: str = "games"):
+    """Played games: each player's kapíkia per deal (or game) with intervals, and how often
+    the auction winner makes the contract at each level."""
+    from .bidding import bidding_stats, read_games
+
+    stats = bidding_stats(read_games(path), 1000)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    names = [r["player"] for r in stats.players]
+    money = [r["kapikia_per_deal"] for r in stats.players]
+    x = np.arange(len(names))
+    left.bar(x, [m["value"] for m in money], color=OKABE_ITO[:len(names)], width=0.6)
+    left.errorbar(x, [m["value"] for m in money],
+                  yerr=[[m["value"] - m["low"] for m in money],
+                        [m["high"] - m["value"] for m in money]],
+                  fmt="none", ecolor="black", capsize=4)
+    left.axhline(0, color="#444444", linewidth=0.8)
+    left.set_xticks(x, names)
+    left.set_ylabel(f"kapíkia per {stats.unit} (change of result)")
+    left.set_title("Each player's money", fontsize=11)
+    levels = [r["level"] for r in stats.by_level]
+    right.errorbar(levels, [100 * r["rate"] for r in stats.by_level],
+                   yerr=[[100 * (r["rate"] - r["rate_low"]) for r in stats.by_level],
+                         [100 * (r["rate_high"] - r["rate"]) for r in stats.by_level]],
+                   fmt="o-", color=OKABE_ITO[0], capsize=3)
+    for level, r in zip(levels, stats.by_level, strict=True):
+        right.annotate(f"{r['won']}", (level, 100 * r["rate"]), textcoords="offset points",
+                       xytext=(7, 3), ha="left", fontsize=7, color="#444444")
+    right.set_xticks(levels)
+    right.set_ylim(0, 105)
+    right.set_xlabel("contract level (number: contracts named)")
+    right.set_ylabel("auction winner makes it (%)")
+    right.set_title("Contracts made", fontsize=11)
+    paired = "every deal in three seatings, paired" if stats.duplicate else "one seating"
+    fig.text(0.01, 0.01, f"{stats.deals:,} {stats.unit}s, {stats.rows:,} deals played ({paired}); "
+             f"scenario: {scenario}; 95% intervals (bootstrap over {stats.unit}s, Wilson)",
+             fontsize=7, color="#444444")
+    fig.subplots_adjust(bottom=0.2, wspace=0.3)
     return fig
 
 
