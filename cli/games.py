@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from prefa_sim.bots import PlayerError, make_player
+from prefa_sim.bots import PlayerError, player_specs
 from prefa_sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.workers import default_workers
@@ -65,16 +65,10 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
     else:
         if not players:
             raise click.UsageError("--players is needed, e.g. --players heuristic,random,random")
-        specs = [s.strip() for s in players.split(",") if s.strip()]
-        specs = specs * 3 if len(specs) == 1 else specs
-        if len(specs) != 3:
-            raise click.BadParameter("name three players (seat 0, 1, 2) or one for all",
-                                     param_hint="--players")
-        for spec in specs:
-            try:
-                make_player(spec)
-            except PlayerError as exc:
-                raise click.BadParameter(str(exc), param_hint="--players") from None
+        try:
+            specs = player_specs(players)
+        except PlayerError as exc:
+            raise click.BadParameter(str(exc), param_hint="--players") from None
         try:
             config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
                                players=tuple(specs), duplicate=duplicate,

@@ -9,6 +9,7 @@ import click
 
 from prefa_sim.bots import PlayerError, make_player
 from prefa_sim.bots.match import match_result, play_match
+from prefa_sim.stats.bidding import player_labels
 from prefa_sim.stats.output import text_table
 from prefa_sim.workers import default_workers
 
@@ -36,7 +37,7 @@ def match(players, deals, seed, workers, bootstrap, as_json):
             make_player(spec)
         except PlayerError as exc:
             raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
-    names = _labels(players)
+    names = player_labels(players)
     workers = workers or default_workers()
     click.echo(f"duplicate match: {deals} deals x 3 seatings, seed {seed}, "
                f"{min(workers, deals)} worker(s)", err=True)
@@ -58,13 +59,6 @@ def match(players, deals, seed, workers, bootstrap, as_json):
         click.echo(json.dumps(_as_dict(result, seed)))
         return
     click.echo(_text(result, seed))
-
-
-def _labels(players) -> list[str]:
-    """Player names, lettered A B C when a name is seated twice."""
-    if len(set(players)) == 3:
-        return list(players)
-    return [f"{letter} {name}" for letter, name in zip("ABC", players, strict=True)]
 
 
 def _money(e) -> str:

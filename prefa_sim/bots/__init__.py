@@ -27,7 +27,7 @@ PLAYERS: dict[str, Callable[[], Player]] = {
 
 __all__ = ["PLAYERS", "HeuristicParams", "HeuristicPlayer", "Observation", "OraclePlayer",
            "Player", "PlayerError", "RandomPlayer", "SamplingParams", "SamplingPlayer",
-           "make_player", "make_players", "observe"]
+           "make_player", "make_players", "observe", "player_specs"]
 
 
 def make_player(spec: str) -> Player:
@@ -62,11 +62,19 @@ def make_player(spec: str) -> Player:
     return player
 
 
-def make_players(specs: str) -> list[Player]:
-    """Three players, seat 0 first, from a comma-separated list (one name: all three)."""
-    names = [s for s in specs.split(",") if s.strip()]
+def player_specs(specs: str) -> list[str]:
+    """Three player names, seat 0 first, from a comma-separated list (one name: all
+    three), each checked by making the player once."""
+    names = [s.strip() for s in specs.split(",") if s.strip()]
     if len(names) == 1:
         names *= 3
     if len(names) != 3:
         raise PlayerError(f"{specs!r}: name three players (seat 0, 1, 2) or one for all")
-    return [make_player(n) for n in names]
+    for name in set(names):
+        make_player(name)
+    return names
+
+
+def make_players(specs: str) -> list[Player]:
+    """Three players, seat 0 first, from a comma-separated list (one name: all three)."""
+    return [make_player(n) for n in player_specs(specs)]

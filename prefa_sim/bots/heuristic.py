@@ -194,6 +194,3 @@ class HeuristicPlayer(Player):
     def _lowest(legal: list[int], trump: int) -> int:
         """The cheapest card: a low card outside trumps, from the shortest suit."""
         return min(legal, key=lambda c: (card_suit(c) == trump, c % 8))
-
-    def _settled(self, obs: Observation) -> Action:  # pragma: no cover - never asked
-        return obs.legal[0]

@@ -21,7 +21,7 @@ from ..game import format_action
 from ..settlement import ROLES
 from . import make_player
 from .base import Player
-from .table import deal_cards, play_game, play_out, player_rng
+from .table import play_deal, play_game
 
 _PLAYERS: dict[str, Player] = {}
 
@@ -42,9 +42,7 @@ def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> d
     """Deal ``index`` of ``seed`` played in ``seating`` from a full pot, as a
     ``GAMES_SCHEMA`` record."""
     names = seated(specs, seating)
-    hands, widow = deal_cards(seed, index)
-    deal = play_out(Deal(list(hands), widow, index % 3), [player_for(n) for n in names],
-                    player_rng(seed, index))
+    deal = play_deal([player_for(n) for n in names], seed, index, dealer=index % 3)
     return _record(deal, names, index, seating, 0)
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 from ..deal import Deal, Play
 from ..game import parse_action
 from ..solver import Solver
+from ..stats.bidding import players_of
 from ..stats.intervals import Estimate, bootstrap_mean
 
 
@@ -61,11 +62,11 @@ def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = N
     rows = rows[rows["declarations"] != "pass,pass"].head(limit)
     per: dict[tuple[int, str], list[int]] = {}
     cards: dict[tuple[int, str], list[int]] = {}
-    specs = None
+    if rows.empty:
+        return []
+    labels = players_of(rows)
     for _, row in rows.iterrows():
         seating = int(row["seating"])
-        if specs is None:
-            specs = [row[f"player{(k + seating) % 3}"] for k in range(3)]
         totals: dict[tuple[int, str], int] = {}
         for seat, declarer, lost in deal_regret(row, solver):
             key = ((seat - seating) % 3, "declarer" if declarer else "defender")
@@ -73,10 +74,6 @@ def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = N
             cards.setdefault(key, []).append(lost)
         for key, lost in totals.items():
             per.setdefault(key, []).append(lost)
-    if specs is None:
-        return []
-    labels = specs if len(set(specs)) == 3 else [f"{letter} {spec}" for letter, spec
-                                                 in zip("ABC", specs, strict=True)]
     return [Regret(labels[k], role, len(per[k, role]),
                    bootstrap_mean(per[k, role], replicates, seed),
                    sum(1 for x in cards[k, role] if x > 0) / len(cards[k, role]))

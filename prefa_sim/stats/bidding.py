@@ -13,6 +13,7 @@ independent rows, bootstrap over deals for money and for rates whose rows share 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +67,21 @@ class BiddingStats:
     declarations: list[dict]
 
 
+def player_labels(specs: Sequence[str]) -> list[str]:
+    """Player names, lettered A B C when a name is seated twice."""
+    if len(set(specs)) == 3:
+        return list(specs)
+    return [f"{letter} {spec}" for letter, spec in zip("ABC", specs, strict=True)]
+
+
+def players_of(games: pd.DataFrame) -> list[str]:
+    """The players 0, 1, 2 of a games frame (player k sits in seat (k + seating) mod 3),
+    labelled as ``player_labels`` does."""
+    first = games.iloc[0]
+    return player_labels([first[f"player{(k + int(first['seating'])) % 3}"]
+                          for k in range(3)])
+
+
 def _rate(group: pd.DataFrame, paired: bool, replicates: int, seed: int,
           column: str = "made") -> dict:
     """How often ``column`` holds in ``group``: Wilson over rows, or bootstrapped over
@@ -93,10 +109,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
     played["level"] = levels
     played["made"] = (tricks[np.arange(len(played)), seats] >= levels) & ~played["solo"]
     # Player k sits in seat (k + seating) mod 3; players are told apart by k.
-    first = games.iloc[0]
-    specs = [first[f"player{(k + int(first['seating'])) % 3}"] for k in range(3)]
-    labels = specs if len(set(specs)) == 3 else [f"{letter} {spec}" for letter, spec
-                                                 in zip("ABC", specs, strict=True)]
+    labels = players_of(games)
     played["winner"] = (seats - played["seating"].astype(int).to_numpy()) % 3
     # Kapíkia per deal and player: every row of the deal, the player's seat in each.
     seating = games["seating"].astype(int).to_numpy()
