@@ -107,25 +107,26 @@ def quota_reached(contract: Contract, tricks: int, lone: bool) -> bool:
 def _values() -> np.ndarray:
     """Per strain, trick code and level, the columns a row adds: ``[5, 1331, 5, _K]``."""
     values = np.zeros((len(Strain), _TRICKS, MAX_LEVEL - MIN_LEVEL + 1, _K))
-    money = {(c, seq, t): sequence_money(c, seq, t) for c in LADDER for seq in SEQUENCES
-             for t in range(11)}
+    code = np.arange(_TRICKS)
+    tricks = {"both": code // 121, "first": code // 11 % 11, "second": code % 11,
+              None: np.full(_TRICKS, 10)}  # both pass: no card is played
     mode_of = {seq: ("both" if len(DEFENCES[seq].players) == 2 else
                      DEFENCES[seq].players[0] if DEFENCES[seq].players else None)
                for seq in SEQUENCES}
-    for code in range(_TRICKS):
-        tricks = {"both": code // 121, "first": code // 11 % 11, "second": code % 11}
-        for c in LADDER:
-            row = values[int(c.strain), code, c.level - MIN_LEVEL]
-            row[_N] = 1
-            row[_MAKE] = tricks["both"] >= c.level
-            row[_QUOTA_BOTH] = quota_reached(c, tricks["both"], False)
-            row[_QUOTA_FIRST] = quota_reached(c, tricks["first"], True)
-            row[_QUOTA_SECOND] = quota_reached(c, tricks["second"], True)
-            for i, seq in enumerate(SEQUENCES):
-                row[_SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = [
-                    float(x) for x in money[c, seq, tricks.get(mode_of[seq], 10)]]
-            # Results are zero-sum: the defence's best is the declarer's worst.
-            row[_BEST] = row[_SEQ0:_K:5].min()
+    for c in LADDER:
+        rows = values[int(c.strain), :, c.level - MIN_LEVEL]
+        rows[:, _N] = 1
+        rows[:, _MAKE] = tricks["both"] >= c.level
+        for column, mode, lone in ((_QUOTA_BOTH, "both", False), (_QUOTA_FIRST, "first", True),
+                                   (_QUOTA_SECOND, "second", True)):
+            reached = np.array([quota_reached(c, t, lone) for t in range(11)])
+            rows[:, column] = reached[tricks[mode]]
+        for i, seq in enumerate(SEQUENCES):
+            by_tricks = np.array([[float(x) for x in sequence_money(c, seq, t)]
+                                  for t in range(11)])
+            rows[:, _SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = by_tricks[tricks[mode_of[seq]]]
+        # Results are zero-sum: the defence's best is the declarer's worst.
+        rows[:, _BEST] = rows[:, _SEQ0:_K:5].min(axis=1)
     return values
 
 
