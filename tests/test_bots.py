@@ -283,3 +283,93 @@ def test_tight_voids_are_always_met_and_impossible_ones_said():
         assert a == 0b111 and b & ~hearts == 0 and c & ~hearts == 0
     with pytest.raises(SampleError):
         sample_hidden(unknown, [(4, 0b1000), (5, 0b0001), (2, 0b1001)], rng, tries=20)
+
+
+def _count(hand, strain):
+    from prefa_sim.bots.evaluate import declarer_tricks
+
+    return declarer_tricks(hand, strain)
+
+
+def test_a_defenders_samples_give_the_declarer_a_hand_that_fits_the_contract():
+    """Before the play a defender deals the declarer twelve cards, lays away the two the
+    declarer would, and keeps layouts whose ten count up to the contract: every layout
+    is a partition of the unseen cards, and the declarer counts more than at random."""
+    import numpy as np
+
+    from prefa_sim.bots import SamplingParams, SamplingPlayer
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.cards import parse_hand
+    from prefa_sim.contracts import parse_contract
+
+    mine = parse_hand("AH KH 9H 8D 7D QC JC 9S 8S 7S")
+    contract = parse_contract("7C")
+    obs = Observation(seat=1, dealer=2, phase="defence", hand=mine, legal=(), declarer=0,
+                      contract=contract)
+    counts = {}
+    for slack in (0.0, 99.0):
+        player = SamplingPlayer(SamplingParams(declarer_slack=slack))
+        rng = np.random.default_rng(4)
+        counts[slack] = []
+        for _ in range(60):
+            hands = player._sample_hands(obs, rng)
+            assert hands[1] == mine
+            assert [bin(h).count("1") for h in hands] == [10, 10, 10]
+            assert not (hands[0] & hands[2] or (hands[0] | hands[2]) & mine)
+            counts[slack].append(_count(hands[0], contract.strain))
+    assert min(counts[0.0]) >= contract.level - 1e-9  # a layout that fits is found every time
+    assert np.mean(counts[0.0]) > np.mean(counts[99.0]) + 1
+
+
+def test_in_the_play_a_defenders_samples_keep_the_declarers_voids_and_played_cards():
+    import numpy as np
+
+    from prefa_sim.bots import SamplingPlayer
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.cards import SUIT_MASKS, parse_card, parse_hand
+    from prefa_sim.contracts import parse_contract
+
+    c = parse_card
+    played = ((1, c("AD")), (2, c("7D")), (0, c("7H")),  # the declarer (0) out of diamonds
+              (1, c("KD")), (2, c("8D")), (0, c("8H")))
+    mine = parse_hand("AH KH 9H QD 9D QC JC 9S")  # seat 1 after two tricks
+    obs = Observation(seat=1, dealer=2, phase="play", hand=mine, legal=(), declarer=0,
+                      contract=parse_contract("6H"), active=(0, 1, 2), leader=1,
+                      played=played, tricks=(2, 0, 0), declarations=("play", "play"))
+    player, rng = SamplingPlayer(), np.random.default_rng(2)
+    gone = sum(1 << card for _, card in played)
+    for _ in range(40):
+        hands = player._sample_hands(obs, rng)
+        assert [bin(h).count("1") for h in hands] == [8, 8, 8]
+        assert hands[0] & SUIT_MASKS[2] == 0  # diamonds: the declarer showed out
+        assert not (hands[0] | hands[2]) & (gone | mine)
+        assert not hands[0] & hands[2]
+
+
+def test_defence_words_are_valued_through_the_partners_model(monkeypatch):
+    """The value of each word: the sequences it leads to, the partner's words taken from
+    its model in each sample, this seat's later word the best over the samples that lead
+    to it, all in this seat's own money."""
+    import prefa_sim.bots.sampling as sampling
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.contracts import parse_contract
+
+    # The partner's model: hand 1 plays (or invites), hand 2 passes.
+    def partner_word(contract, declarer, seat, hand, said, margin):
+        if said == ("play",):
+            return "play" if hand == 1 else "pass"
+        return "together" if hand == 1 else "pass"
+
+    monkeypatch.setattr(sampling, "defence_word", partner_word)
+    sequences = list(DEFENCES)
+    money = [dict(zip(sequences, [10, 20, -5, 7, 0, 0, -30], strict=True)),
+             dict(zip(sequences, [-40, 3, 8, 1, 0, 0, -30], strict=True))]
+    samples = [(money[0], 1), (money[1], 2)]
+    obs = Observation(seat=1, dealer=2, phase="defence", hand=0, legal=(), declarer=0,
+                      contract=parse_contract("7S"))
+    words = sampling.SamplingPlayer()._defence_values(obs, (), samples, partner=2)
+    # play: sample 0 -> play,play (10); sample 1 -> play,pass, then this seat's best word
+    # over sample 1 alone: together 3 or alone 8 -> 8.
+    assert words["play"] == pytest.approx((10 + 8) / 2)
+    # pass: sample 0 -> pass,together (7); sample 1 -> pass,pass (-30).
+    assert words["pass"] == pytest.approx((7 - 30) / 2)

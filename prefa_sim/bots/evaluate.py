@@ -88,9 +88,11 @@ def defender_tricks(hand: Bitboard, strain: Strain) -> float:
     return total
 
 
-def best_discard(twelve: Bitboard, strain: Strain) -> tuple[int, int]:
+def best_discard(twelve: Bitboard, strain: Strain, among: Bitboard | None = None
+                 ) -> tuple[int, int]:
     """Two cards to lay away for ``strain``: the lowest cards outside the trump suit,
-    from the shortest suits first (to make voids), never an ace or a guarded king."""
+    from the shortest suits first (to make voids), never an ace or a guarded king.
+    ``among`` limits the choice to those cards (the suit lengths still count all twelve)."""
     def keep_value(card: int) -> tuple:
         suit, rank = divmod(card, 8)
         length = popcount(suit_ranks(twelve, suit))
@@ -98,5 +100,6 @@ def best_discard(twelve: Bitboard, strain: Strain) -> tuple[int, int]:
         honour = rank == 7 or (rank == 6 and length >= 2)
         return (is_trump, honour, length, rank)
 
-    cards = sorted((c for c in range(32) if twelve >> c & 1), key=keep_value)
+    pool = twelve if among is None else twelve & among
+    cards = sorted((c for c in range(32) if pool >> c & 1), key=keep_value)
     return cards[0], cards[1]

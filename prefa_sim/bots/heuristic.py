@@ -115,24 +115,8 @@ class HeuristicPlayer(Player):
 
     # -- defence ---------------------------------------------------------------------
     def _defence(self, obs: Observation) -> Action:
-        level = obs.contract.level
-        first_quota, second_quota, lone = QUOTAS[level]
-        me_first = obs.seat == (obs.declarer + 1) % 3
-        own = first_quota if me_first else second_quota
-        count = defender_tricks(obs.hand, obs.contract.strain)
-        margin = self.params.defend_margin
-        said = obs.declarations
-        if said == ():  # the first defender speaks first
-            return Declare("play" if count >= own - margin else "pass")
-        if said == ("play",):  # the second defender, after play
-            return Declare("play" if count >= own - margin else "pass")
-        if said == ("play", "pass"):  # the first defender again: bring the partner in?
-            return Declare("alone" if count >= lone + margin else "together")
-        if said == ("pass",):  # the second defender, after pass
-            if count >= first_quota + second_quota - margin:
-                return Declare("together")
-            return Declare("play" if count >= lone - margin else "pass")
-        return Declare("pass")  # ("pass", "play"): let the partner play alone
+        return Declare(defence_word(obs.contract, obs.declarer, obs.seat, obs.hand,
+                                    tuple(obs.declarations), self.params.defend_margin))
 
     # -- play --------------------------------------------------------------------------
     def _play(self, obs: Observation) -> Action:
@@ -194,3 +178,22 @@ class HeuristicPlayer(Player):
     def _lowest(legal: list[int], trump: int) -> int:
         """The cheapest card: a low card outside trumps, from the shortest suit."""
         return min(legal, key=lambda c: (card_suit(c) == trump, c % 8))
+
+
+def defence_word(contract: Contract, declarer: int, seat: int, hand: int,
+                 said: tuple[str, ...], margin: float = 0.0) -> str:
+    """The heuristic's defence declaration for ``seat`` holding ``hand`` after ``said``:
+    it counts its own defensive tricks (``evaluate.defender_tricks``) against its share of
+    the quota, the joint quota or the lone quota, less ``margin``."""
+    first_quota, second_quota, lone = QUOTAS[contract.level]
+    own = first_quota if seat == (declarer + 1) % 3 else second_quota
+    count = defender_tricks(hand, contract.strain)
+    if said in ((), ("play",)):  # the first defender; the second after "play"
+        return "play" if count >= own - margin else "pass"
+    if said == ("play", "pass"):  # the first defender again: bring the partner in?
+        return "alone" if count >= lone + margin else "together"
+    if said == ("pass",):  # the second defender, after pass
+        if count >= first_quota + second_quota - margin:
+            return "together"
+        return "play" if count >= lone - margin else "pass"
+    return "pass"  # ("pass", "play"): let the partner play alone

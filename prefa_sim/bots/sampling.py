@@ -3,8 +3,10 @@
 For each decision it deals the cards it cannot see many times, consistently with what
 its seat knows (its own cards, the cards played and who played them, the suits a player
 has shown out of, its widow and discard when it declares, the declarer's cards shown
-with a claim), solves every sample double-dummy with the engine, and takes the action
-with the best average money, not just tricks:
+with a claim) and with the auction (a defender gives the declarer twelve cards, lays
+away the two the declarer would and keeps layouts whose ten count up to the contract),
+solves every sample double-dummy with the engine, and takes the action with the best
+average money, not just tricks:
 
 - auction: the widow-aware table of its own hand as declarer in each sample; the value
   of each contract is the declarer's change of result (``Settlement.result``: the pot's
@@ -15,9 +17,10 @@ with the best average money, not just tricks:
   average value (a solo when even that is worth less than the solo's price), the discard
   that is best in most samples;
 - defence: the declarer's double-dummy tricks against both defenders and against each
-  alone in each sample, settled for every declaration sequence still open, the defence
-  choosing the word that leaves the declarer least on average (results are zero-sum, so
-  this is what pays the defence most);
+  alone in each sample, settled for every declaration sequence still open in the seat's
+  own money; the partner's later words come from a model of the partner (the heuristic's
+  rule on its hand in that sample), the seat's own later word is the best on average over
+  the samples that lead to it;
 - play: per-card double-dummy values in each sample, turned into the money the final
   trick count pays the player's side (the declarer, or the two defenders together),
   averaged; claims and answers when every sample agrees.
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import Strain, card_suit, iter_cards
+from ..cards import SUIT_MASKS, Strain, card_suit, iter_cards
 from ..contracts import LADDER, Contract
 from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
 from ..position import Position
@@ -45,6 +48,8 @@ from ..seats import opening_leader
 from ..settlement import DEFENCES, settle
 from ..solver import Solver
 from .base import SolvingPlayer
+from .evaluate import best_discard, declarer_tricks, defender_tricks
+from .heuristic import defence_word
 from .observation import Observation
 
 ALL = (1 << 32) - 1
@@ -60,6 +65,16 @@ class SamplingParams:
     play: int = 20
     tries: int = 200
     """Attempts to deal one sample that respects every void."""
+    declarer_slack: float = 0.0
+    """A defender's samples give the declarer ten cards (those kept after the discard)
+    that count (``evaluate.declarer_tricks``) at least the contract's level less this:
+    the declarer won the auction and named the contract, so the hand is strong."""
+    partner_margin: float = 0.0
+    """The defence margin of the model of the partner's declarations (the heuristic's
+    rule, ``heuristic.defence_word``)."""
+    fit_tries: int = 40
+    """Samples drawn in search of one that fits the auction before one that does not is
+    taken."""
 
 
 def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.Generator,
@@ -94,6 +109,12 @@ def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.G
         else:
             return out
     raise SampleError("no way to deal the unseen cards that respects every void")
+
+
+def _defence_speaker(declarer: int, said: tuple[str, ...]) -> int:
+    """The seat that declares after ``said``: the first defender, then the second, then
+    the first again (docs/rules.md §4.3)."""
+    return (declarer + (1 if len(said) != 1 else 2)) % 3
 
 
 class SampleError(ValueError):
@@ -245,32 +266,71 @@ class SamplingPlayer(SolvingPlayer):
         said = tuple(obs.declarations)
         declarer = obs.declarer
         partner = 3 - declarer - obs.seat
-        unknown = ALL & ~obs.hand
-        open_sequences = [seq for seq in DEFENCES
-                          if len(seq) > len(said) and seq[:len(said)] == said]
-        totals = dict.fromkeys(open_sequences, 0)
-        roles = {"first": (declarer + 1) % 3, "second": (declarer + 2) % 3}
+        roles = {(declarer + 1) % 3: "first", (declarer + 2) % 3: "second"}
+        seats = {"first": (declarer + 1) % 3, "second": (declarer + 2) % 3}
+        sequences = [q for q in DEFENCES if len(q) > len(said) and q[:len(said)] == said]
+        samples = []  # per sample: (own money by sequence, the partner's hand)
         for _ in range(self.params.defence):
-            d_hand, p_hand, _discard = sample_hidden(unknown, [(10, 0), (10, 0), (2, 0)], rng,
-                                                     self.params.tries)
-            hands = [0, 0, 0]
-            hands[declarer], hands[partner], hands[obs.seat] = d_hand, p_hand, obs.hand
+            hands = self._sample_hands(obs, rng)
             tricks: dict[tuple[int, ...], int] = {}
-            for sequence in open_sequences:
+            money = {}
+            for sequence in sequences:
                 players = DEFENCES[sequence].players
-                active = tuple(sorted({declarer, *(roles[r] for r in players)}))
+                active = tuple(sorted({declarer, *(seats[r] for r in players)}))
                 if players and active not in tricks:
                     position = Position(tuple(hands), obs.contract.strain,
                                         opening_leader(obs.dealer, active), declarer, active)
                     tricks[active] = self.solver.solve(position)
-                totals[sequence] -= self._declarer_money(obs, obs.contract, sequence,
-                                                         tricks.get(active, 10), obs.aces)
-        # Each word leads to the sequences after it; the defence's best continuation counts.
-        by_word: dict[str, float] = {}
-        for sequence, total in totals.items():
-            word = sequence[len(said)]
-            by_word[word] = max(by_word.get(word, total), total)
-        return Declare(max(by_word, key=lambda w: (by_word[w], w)))
+                share = self._defence_share(obs, hands, players, tricks.get(active, 10))
+                money[sequence] = float(settle(
+                    obs.contract, sequence, share, aces=obs.aces, pot=obs.pot,
+                    last_contract=obs.last_contract).result[roles[obs.seat]])
+            samples.append((money, hands[partner]))
+        words = self._defence_values(obs, said, samples, partner)
+        return Declare(max(words, key=lambda w: (words[w], w)))
+
+    @staticmethod
+    def _defence_share(obs: Observation, hands: list[int], players: tuple[str, ...],
+                       declarer_tricks: int) -> dict[str, int] | None:
+        """Tricks by role for settling: the defence's tricks go to the one playing, or are
+        shared between two in proportion to their defensive counts."""
+        if not players:
+            return None
+        rest = 10 - declarer_tricks
+        if len(players) == 1:
+            return {"declarer": declarer_tricks, players[0]: rest}
+        first = hands[(obs.declarer + 1) % 3]
+        second = hands[(obs.declarer + 2) % 3]
+        a = defender_tricks(first, obs.contract.strain)
+        b = defender_tricks(second, obs.contract.strain)
+        mine = round(rest * a / (a + b)) if a + b > 0 else rest // 2
+        return {"declarer": declarer_tricks, "first": mine, "second": rest - mine}
+
+    def _defence_values(self, obs: Observation, said: tuple[str, ...], samples: list,
+                        partner: int) -> dict[str, float]:
+        """The average own money of each word this seat may say now.  Later words are
+        played out: the partner's by the heuristic's rule on its hand in each sample (a
+        model of a partner who sees only its own cards), this seat's own by the word of
+        best average over the samples that lead to it."""
+        def value(prefix: tuple[str, ...], chosen: list[int]) -> float:
+            """Total own money over the samples ``chosen`` from ``prefix`` on."""
+            if prefix in DEFENCES:
+                return sum(samples[i][0][prefix] for i in chosen)
+            words = {q[len(prefix)] for q in DEFENCES if q[:len(prefix)] == prefix
+                     and len(q) > len(prefix)}
+            if _defence_speaker(obs.declarer, prefix) == obs.seat:
+                return max(value(prefix + (w,), chosen) for w in words)
+            by_word: dict[str, list[int]] = {}
+            for i in chosen:
+                w = defence_word(obs.contract, obs.declarer, partner, samples[i][1], prefix,
+                                 self.params.partner_margin)
+                by_word.setdefault(w if w in words else min(words), []).append(i)
+            return sum(value(prefix + (w,), group) for w, group in by_word.items())
+
+        everyone = list(range(len(samples)))
+        return {w: value(said + (w,), everyone) / len(samples)
+                for w in {q[len(said)] for q in DEFENCES
+                          if len(q) > len(said) and q[:len(said)] == said}}
 
     # -- play -------------------------------------------------------------------------------
     def _hidden_buckets(self, obs: Observation) -> tuple[int, list[int], list[tuple[int, int]]]:
@@ -293,21 +353,60 @@ class SamplingPlayer(SolvingPlayer):
         unknown = ALL & ~obs.seen
         return unknown, places, buckets
 
-    def _sample_positions(self, obs: Observation, rng, samples: int) -> list[Position]:
+    def _sample_hands(self, obs: Observation, rng) -> list[int]:
+        """The cards each seat holds now in one layout of the unseen cards that fits what
+        this seat knows (``SampleError`` when none does).
+
+        A defender deals the declarer twelve cards less those already played (its hand and
+        the discard together), lays away the two the declarer would (``best_discard`` for
+        the contract's strain) and keeps the layout when the ten kept count at least the
+        contract's level less ``declarer_slack`` (``evaluate.declarer_tricks``) and respect
+        the declarer's shown voids; after ``fit_tries`` layouts it takes the one whose
+        declarer counts most."""
         unknown, places, buckets = self._hidden_buckets(obs)
-        positions = []
-        for _ in range(samples):
-            try:
-                shares = sample_hidden(unknown, buckets, rng, self.params.tries)
-            except SampleError:
-                continue
+        model = obs.seat != obs.declarer and obs.declarer in places and -1 in places
+        if model:  # the declarer's hand and the discard, dealt as one
+            where, gone = places.index(obs.declarer), places.index(-1)
+            voids = buckets[where][1]
+            buckets = list(buckets)
+            buckets[where] = (buckets[where][0] + 2, 0)
+            del buckets[gone]
+            del places[gone]
+            played = sum(1 << card for seat, card in obs.played if seat == obs.declarer)
+            need = obs.contract.level - self.params.declarer_slack - 1e-9  # sums of tenths
+        best, best_count = None, None
+        for _ in range(self.params.fit_tries if model else 1):
+            shares = sample_hidden(unknown, buckets, rng, self.params.tries)
             hands = [0, 0, 0]
             hands[obs.seat] = obs.hand
             if obs.shown:
                 hands[obs.declarer] = obs.shown
             for place, share in zip(places, shares, strict=True):
-                if place >= 0:
-                    hands[place] = share
+                hands[place] = share
+            if not model:
+                return hands
+            held = hands[obs.declarer]
+            low, high = best_discard(held | played, obs.contract.strain, held)
+            hands[obs.declarer] = held & ~(1 << low | 1 << high)
+            if any(voids >> suit & 1 and hands[obs.declarer] & SUIT_MASKS[suit]
+                   for suit in range(4)):
+                continue
+            count = declarer_tricks(hands[obs.declarer] | played, obs.contract.strain)
+            if count >= need:
+                return hands
+            if best_count is None or count > best_count:
+                best, best_count = hands, count
+        if best is None:
+            raise SampleError("no layout of the unseen cards respects the declarer's voids")
+        return best
+
+    def _sample_positions(self, obs: Observation, rng, samples: int) -> list[Position]:
+        positions = []
+        for _ in range(samples):
+            try:
+                hands = self._sample_hands(obs, rng)
+            except SampleError:
+                continue
             positions.append(Position(tuple(hands), obs.contract.strain, obs.leader,
                                       obs.declarer, obs.active, obs.trick))
         return positions
