@@ -78,6 +78,33 @@ def test_only_legal_moves_and_only_what_the_seat_sees(mix, monkeypatch):
     assert all(p.decisions for p in players)
 
 
+@pytest.mark.parametrize("seats", [(0,), (1,), (2,), (0, 1, 2)])
+def test_the_sampling_player_makes_only_legal_moves_and_sees_only_its_seat(seats, monkeypatch):
+    """The sampling player (few samples: the same code paths, faster) in each seat against
+    random players, and three of them; claims, refusals and two-handed play included."""
+    import prefa_sim.bots.table as table
+    from prefa_sim.bots import SamplingParams, SamplingPlayer
+
+    deals = {}
+    original = table.play_out
+
+    def remember(deal, players, rng):
+        deals["current"] = deal
+        return original(deal, players, rng)
+
+    monkeypatch.setattr(table, "play_out", remember)
+    sampler = SamplingPlayer(SamplingParams(bidding=1, widow=1, defence=2, play=1))
+    players = [Watcher(sampler if s in seats else RandomPlayer(), deals) for s in range(3)]
+    kinds = set()
+    for i in range(100 if len(seats) == 1 else 40):
+        deal = play_deal(players, 78, i, dealer=i % 3)
+        kinds |= {type(a).__name__ for _, a in deal.history}
+        if deal.settlement is not None:
+            assert sum(deal.settlement.result.values()) == 0
+    assert {"Call", "Declare", "Play", "Claim", "Answer"} <= kinds
+    assert all(players[s].decisions for s in seats)
+
+
 def test_heuristic_games_end_by_the_pot_and_results_sum_to_zero():
     players = make_players("heuristic")
     for seed in (1, 2):

@@ -61,9 +61,7 @@ class HeuristicPlayer(Player):
         self.params = params or HeuristicParams()
 
     def act(self, obs: Observation, rng: np.random.Generator) -> Action:
-        choose = getattr(self, f"_{obs.phase}")
-        action = choose(obs)
-        return action if action in obs.legal else obs.legal[0]
+        return getattr(self, f"_{obs.phase}")(obs)
 
     # -- auction ---------------------------------------------------------------------
     def _counts(self, hand: int, bonus: float) -> dict[Strain, float]:

@@ -34,8 +34,7 @@ class OraclePlayer(SolvingPlayer):
         """Widow tables of the deal in play (it sees every card: no chance involved)."""
 
     def act(self, obs: Observation, rng: np.random.Generator) -> Action:
-        action = getattr(self, f"_{obs.phase}")(obs)
-        return action if action in obs.legal else obs.legal[0]
+        return getattr(self, f"_{obs.phase}")(obs)
 
     def _table(self, obs: Observation, seat: int) -> dict:
         """The widow table of ``seat`` as declarer (both defenders playing), cached per deal."""

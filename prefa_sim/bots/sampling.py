@@ -152,8 +152,7 @@ class SamplingPlayer(SolvingPlayer):
         self.params = params or SamplingParams()
 
     def act(self, obs: Observation, rng: np.random.Generator) -> Action:
-        action = getattr(self, f"_{obs.phase}")(obs, rng)
-        return action if action in obs.legal else obs.legal[0]
+        return getattr(self, f"_{obs.phase}")(obs, rng)
 
     # -- money ---------------------------------------------------------------------------
     @staticmethod
@@ -382,7 +381,8 @@ class SamplingPlayer(SolvingPlayer):
             if obs.shown:
                 hands[obs.declarer] = obs.shown
             for place, share in zip(places, shares, strict=True):
-                hands[place] = share
+                if place >= 0:  # -1: the cards laid away
+                    hands[place] = share
             if not model:
                 return hands
             held = hands[obs.declarer]
