@@ -129,9 +129,11 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the bootstrap.")
 @click.option("--regret", type=click.IntRange(min=0), default=0, show_default=True,
-              metavar="N", help="Also the double-dummy regret of the card play: the tricks "
-                                "each player's cards gave away, over the first N deals "
-                                "played out (solved card by card).")
+              metavar="N", help="Also the double-dummy regret of each kind of decision "
+                                "over the first N deals: the tricks each player's cards, "
+                                "and discards, gave away, and the kapíkia its contracts and "
+                                "defence declarations gave away, against the best choice "
+                                "with every card seen.")
 @click.option("--markdown", is_flag=True, help="Markdown tables.")
 @click.option("--json", "as_json", is_flag=True, help="Every table as one JSON object.")
 def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
@@ -146,12 +148,13 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
 
     try:
         result = bidding_stats(read_games(dataset), bootstrap, seed)
-        regrets = []
+        regrets, decisions = [], []
         if regret:
-            from prefa_sim.bots.regret import play_regret
+            from prefa_sim.bots.regret import decision_regret, play_regret
 
-            regrets = play_regret(read_games(dataset, with_actions=True, max_rows=4 * regret),
-                                  regret, replicates=bootstrap, seed=seed)
+            games = read_games(dataset, with_actions=True, max_rows=4 * regret)
+            regrets = play_regret(games, regret, replicates=bootstrap, seed=seed)
+            decisions = decision_regret(games, regret, replicates=bootstrap, seed=seed)
     except (ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -162,6 +165,12 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
                            "tricks_per_deal": {"value": r.tricks.value, "low": r.tricks.low,
                                                "high": r.tricks.high},
                            "error_rate": r.error_rate} for r in regrets]
+        data["decision_regret"] = [
+            {"player": r.player, "decision": r.decision, "unit": r.unit,
+             "decisions": r.decisions, "per_decision": {"value": r.value.value,
+                                                         "low": r.value.low,
+                                                         "high": r.value.high},
+             "error_rate": r.error_rate} for r in decisions]
         click.echo(json.dumps(data))
         return
     click.echo(bidding_text(result, markdown))
@@ -175,3 +184,15 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
             [[r.player, r.role, str(r.deals),
               f"{r.tricks.value:.2f} ({r.tricks.low:.2f}-{r.tricks.high:.2f})",
               f"{100 * r.error_rate:.1f}%"] for r in regrets], markdown))
+    if decisions:
+        from prefa_sim.stats.output import text_table
+
+        click.echo("\ndouble-dummy regret of the decisions before the play (given away against "
+                   "the best choice with every card seen; a defence's declarations are "
+                   "charged to both defenders; auction calls have no such measure):")
+        click.echo(text_table(
+            ["player", "decision", "decisions", "given away per decision", "unit",
+             "decisions that lost"],
+            [[r.player, r.decision, str(r.decisions),
+              f"{r.value.value:.2f} ({r.value.low:.2f}-{r.value.high:.2f})", r.unit,
+              f"{100 * r.error_rate:.1f}%"] for r in decisions], markdown))

@@ -160,6 +160,39 @@ def test_the_oracle_gives_no_trick_away_and_random_players_do(tmp_path, solver):
     assert text.exit_code == 0 and "double-dummy regret of the card play" in text.output
 
 
+def test_decision_regret_is_zero_for_the_oracles_choices_and_never_negative(tmp_path, solver):
+    """The oracle's discards (best for its strain) and two oracles' defence (the declarer's
+    least money, double dummy) give nothing away; random players' choices do; no choice
+    ever does better than the best."""
+    from prefa_sim.bots.regret import deal_decision_regret, decision_regret
+
+    out = tmp_path / "oracles"
+    result = CliRunner().invoke(main, ["games", "--players", "oracle", "-n", "12", "-w", "1",
+                                       "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    games = read_games(out, with_actions=True)
+    seen = set()
+    for _, row in games.iterrows():
+        for _, decision, lost in deal_decision_regret(row, solver):
+            seen.add(decision)
+            assert lost >= 0
+            if decision in ("discard", "defence"):
+                assert lost == 0
+    assert {"discard", "contract", "defence"} <= seen
+    out = tmp_path / "random"
+    CliRunner().invoke(main, ["games", "--players", "random", "-n", "40", "-w", "1",
+                              "-o", str(out)])
+    regrets = decision_regret(read_games(out, with_actions=True), 100, solver, replicates=200)
+    assert all(r.value.value >= 0 for r in regrets)
+    assert {r.decision for r in regrets if r.value.value > 0} == {"discard", "contract",
+                                                                  "defence"}
+    text = CliRunner().invoke(main, ["stats", "bidding", str(out), "--regret", "20",
+                                     "--bootstrap", "200", "--json"])
+    data = json.loads(text.stdout)
+    assert {d["decision"] for d in data["decision_regret"]} == {"discard", "contract",
+                                                                  "defence"}
+
+
 def test_the_bidding_figure_draws_the_statistics(run, tmp_path):
     from prefa_sim.stats.plots import bidding_figure
 

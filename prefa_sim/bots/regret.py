@@ -1,12 +1,18 @@
-"""Double-dummy regret of the card play in played games: the tricks each card gave away.
+"""Double-dummy regret in played games: what each decision gave away against the best
+choice with every card seen.
 
-Each deal of a games dataset is replayed from its action list; before every card the
+The card play (``play_regret``): each deal of a games dataset is replayed from its
+action list; before every card the
 solver gives the double-dummy value of each legal card (the declarer's tricks with best
 play afterwards), and the card played is compared with the best one: the declarer's
 regret is the best value less the card's, a defender's the card's value less the best.
 Summed over a deal this is the tricks a player's cards threw away against perfect play
 with every card seen: an upper bound on what better play could win, since nobody sees
 the cards.
+
+The decisions before the play (``decision_regret``): the discard in tricks, the contract
+(or the solo) and the defence declarations in kapíkia, each against the best choice
+double dummy (``deal_decision_regret``).
 """
 
 from __future__ import annotations
@@ -15,8 +21,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..cards import ACES_MASK, Strain
+from ..contracts import LADDER, Contract
 from ..deal import Deal, Play
 from ..game import parse_action
+from ..position import Position
+from ..seats import opening_leader
+from ..settlement import DEFENCES, settle
 from ..solver import Solver
 from ..stats.bidding import players_of
 from ..stats.intervals import Estimate, bootstrap_mean
@@ -78,3 +89,147 @@ def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = N
                    bootstrap_mean(per[k, role], replicates, seed),
                    sum(1 for x in cards[k, role] if x > 0) / len(cards[k, role]))
             for k in range(3) for role in ("declarer", "defender") if (k, role) in per]
+
+
+# -- the decisions before the play -------------------------------------------------------
+
+DECISIONS = ("discard", "contract", "defence")
+"""The decisions before the play whose regret the double-dummy solver can tell: the
+discard (tricks), the contract or the solo (kapíkia), the defence declarations
+(kapíkia).  The auction's calls have none: what a call is worth depends on the others'
+later calls, which no single solve gives."""
+
+
+@dataclass(frozen=True)
+class DecisionRegret:
+    """What one kind of decision of one player gave away per decision against the best
+    choice with every card seen."""
+
+    player: str
+    decision: str
+    unit: str
+    """``tricks`` or ``kapíkia``."""
+    decisions: int
+    value: Estimate
+    error_rate: float
+    """The share of these decisions that gave anything away."""
+
+
+class _Layout:
+    """One deal's cards after the auction, with double-dummy tricks by strain, kept ten
+    cards and seats in play, cached."""
+
+    def __init__(self, deal: Deal, solver: Solver) -> None:
+        self.deal, self.solver = deal, solver
+        self.declarer = deal.declarer
+        self.others = [h for s, h in enumerate(deal.hands) if s != deal.declarer]
+        self._tricks: dict = {}
+
+    def tricks(self, kept: int, strain: Strain, active: tuple[int, ...]) -> int:
+        key = (kept, strain, active)
+        if key not in self._tricks:
+            hands = list(self.deal.hands)
+            hands[self.declarer] = kept
+            leader = opening_leader(self.deal.dealer, active)
+            self._tricks[key] = self.solver.solve(Position(tuple(hands), strain, leader,
+                                                           self.declarer, active))
+        return self._tricks[key]
+
+    def by_sequence(self, kept: int, contract: Contract, aces: bool) -> dict:
+        """The declarer's money (``Settlement.result``) against each declaration
+        sequence, the play double-dummy."""
+        d = self.declarer
+        seat = {"first": (d + 1) % 3, "second": (d + 2) % 3}
+        out = {}
+        for sequence, defence in DEFENCES.items():
+            share = None
+            if defence.players:
+                active = tuple(sorted({d, *(seat[r] for r in defence.players)}))
+                t = self.tricks(kept, contract.strain, active)
+                share = {"declarer": t, defence.players[0]: 10 - t}
+            out[sequence] = float(settle(contract, sequence, share, aces=aces,
+                                         pot=self.deal.pot,
+                                         last_contract=self.deal.last_contract
+                                         ).result["declarer"])
+        return out
+
+    def against_best_defence(self, kept: int, contract: Contract, aces: bool) -> float:
+        return min(self.by_sequence(kept, contract, aces).values())
+
+
+def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
+    """Per decision before the play in a games-dataset row: (seat, decision, given away).
+
+    - discard: the declarer's tricks in the named strain (both defenders playing) with
+      the best of the 66 discards less with the one laid away;
+    - contract: the declarer's money against the best defence with the best contract
+      (any allowed, with or without the aces) or the solo, less with the choice made;
+    - defence: the declarer's money against the declarations said, less against the best
+      defence: charged to both defenders (each said a word of it).
+    """
+    deal = Deal([int(row["hand0"]), int(row["hand1"]), int(row["hand2"])], int(row["widow"]),
+                int(row["dealer"]), pot=int(row["pot"]))
+    actions = iter(row["actions"])
+    while deal.phase == "auction":
+        deal.apply(parse_action(deal, next(actions)))
+    if deal.phase != "widow":
+        return []  # void
+    layout = _Layout(deal, solver)
+    declarer = deal.declarer
+    twelve = deal.hands[declarer]
+    lowest = deal.auction.min_contract
+    solo = float(settle(lowest, solo=True, pot=deal.pot,
+                        last_contract=deal.last_contract).result["declarer"])
+    deal.apply(parse_action(deal, next(actions)))
+    options = [solo]
+    may_aces = twelve & ACES_MASK == ACES_MASK
+    out = []
+    if deal.solo:
+        for strain in Strain:  # each strain with its best discard (both defenders)
+            hands = list(deal.hands_dealt)
+            best = solver.solve_widow(hands, deal.widow, strain,
+                                      opening_leader(deal.dealer, (0, 1, 2)), declarer)
+            low, high = best.best_discards[0]
+            kept = twelve & ~(1 << low | 1 << high)
+            options += [layout.against_best_defence(kept, c, aces)
+                        for c in LADDER[lowest.step:] if c.strain == strain
+                        for aces in ((False, True) if may_aces else (False,))]
+        out.append((declarer, "contract", max(options) - solo))
+        return out
+    deal.apply(parse_action(deal, next(actions)))  # the contract
+    kept, contract = deal.hands[declarer], deal.contract
+    hands = list(deal.hands_dealt)
+    best = solver.solve_widow(hands, deal.widow, contract.strain,
+                              opening_leader(deal.dealer, (0, 1, 2)), declarer)
+    out.append((declarer, "discard",
+                best.best_tricks - layout.tricks(kept, contract.strain, (0, 1, 2))))
+    options += [layout.against_best_defence(kept, c, aces) for c in LADDER[lowest.step:]
+                for aces in ((False, True) if may_aces else (False,))]
+    chosen = layout.by_sequence(kept, contract, deal.aces)
+    out.append((declarer, "contract", max(options) - min(chosen.values())))
+    while deal.phase == "defence":
+        deal.apply(parse_action(deal, next(actions)))
+    given = chosen[tuple(deal.declarations)] - min(chosen.values())
+    out += [((declarer + 1) % 3, "defence", given), ((declarer + 2) % 3, "defence", given)]
+    return out
+
+
+def decision_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = None,
+                    replicates: int = 2000, seed: int = 0) -> list[DecisionRegret]:
+    """The regret of every player's discards, contracts and defence declarations over the
+    first ``limit`` rows of a games frame (with its ``actions``) that were not void."""
+    solver = solver or Solver()
+    rows = games[~games["void"]].head(limit)
+    if rows.empty:
+        return []
+    labels = players_of(rows)
+    per: dict[tuple[int, str], list[float]] = {}
+    for _, row in rows.iterrows():
+        seating = int(row["seating"])
+        for seat, decision, lost in deal_decision_regret(row, solver):
+            per.setdefault(((seat - seating) % 3, decision), []).append(lost)
+    units = {"discard": "tricks", "contract": "kapíkia", "defence": "kapíkia"}
+    return [DecisionRegret(labels[k], d, units[d], len(per[k, d]),
+                           bootstrap_mean(per[k, d], replicates, seed),
+                           sum(1 for x in per[k, d] if x > 1e-9) / len(per[k, d]))
+            for d in DECISIONS for k in range(3) if (k, d) in per]
