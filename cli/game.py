@@ -32,8 +32,9 @@ from .common import PrefaCommand, dealer_option, user_errors
               help="Play random legal actions from SEED (with --players: the seed of the "
                    "deals and the players' choices, default 1).")
 @click.option("--players", default=None, metavar="A,B,C",
-              help="Players for seats 0, 1, 2 (one name for all): random, heuristic, oracle "
-                   "(sees every card: cheating) or path/to/file.py:ClassName.")
+              help="Players for seats 0, 1, 2 (one name for all): random, heuristic, "
+                   "sampling, oracle (sees every card: cheating) or path/to/file.py:ClassName; "
+                   "settings in parentheses: sampling(play=40,defence=40).")
 @dealer_option(help="The seat that deals first (default 2: seat 0 is first hand in the "
                     "first deal).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=200, show_default=True,

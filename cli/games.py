@@ -21,7 +21,8 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
 @click.command(cls=PrefaCommand)
 @click.option("--players", default=None, metavar="A,B,C",
               help="Players for seats 0, 1, 2 (one name for all): random, heuristic, "
-                   "sampling, oracle or path/to/file.py:ClassName.")
+                   "sampling, oracle or path/to/file.py:ClassName; settings in "
+                   "parentheses: sampling(play=40,defence=40).")
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="How many deals.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,

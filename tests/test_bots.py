@@ -2,6 +2,7 @@
 games that end, the same games from the same seed, and the oracle's double-dummy play."""
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -400,3 +401,27 @@ def test_defence_words_are_valued_through_the_partners_model(monkeypatch):
     assert words["play"] == pytest.approx((10 + 8) / 2)
     # pass: sample 0 -> pass,together (7); sample 1 -> pass,pass (-30).
     assert words["pass"] == pytest.approx((7 - 30) / 2)
+
+
+def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
+    from prefa_sim.bots import SamplingParams, player_specs
+
+    player = make_player("sampling(play=4, defence=3,declarer_slack=0.5)")
+    assert player.params == SamplingParams(play=4, defence=3, declarer_slack=0.5)
+    assert make_player("heuristic(widow_bonus=0.5)").params.widow_bonus == 0.5
+    assert player_specs("sampling(play=4,defence=3),heuristic,random") == [
+        "sampling(play=4,defence=3)", "heuristic", "random"]
+    for spec, message in [("random(play=1)", "takes no settings"),
+                          ("sampling(sample=3)", "unknown setting 'sample=3'"),
+                          ("sampling(play=x)", "play must be a whole number"),
+                          ("sampling(play=0)", "play must be a whole number of at least 1"),
+                          ("heuristic(widow_bonus=nan)", "widow_bonus must be a number")]:
+        with pytest.raises(PlayerError, match=re.escape(message)):
+            make_player(spec)
+    result = CliRunner().invoke(main, ["games", "--players", "sampling(play=1,bidding=1,"
+                                       "widow=1,defence=1),random,random", "-n", "3", "-w",
+                                       "1", "-o", str(tmp_path / "g")])
+    assert result.exit_code == 0, result.output
+    assert "A sampling(play=1,bidding=1,widow=1,defence=1)" in result.output
+    bad = CliRunner().invoke(main, ["match", "sampling(play=0)", "random", "random"])
+    assert bad.exit_code == 2 and "at least 1" in bad.output

@@ -1,13 +1,18 @@
 """Players (bots) for every decision of the game, and the table that drives them.
 
-``make_player("heuristic")`` gives a built-in player (``PLAYERS``); a user's own player
-loads from a file with ``make_player("path/to/file.py:ClassName")``: a class with an
+``make_player("heuristic")`` gives a built-in player (``PLAYERS``), and
+``make_player("sampling(play=40,defence=40)")`` one with other settings (the fields of
+its parameters: ``SamplingParams``, ``HeuristicParams``); a user's own player loads from a
+file with ``make_player("path/to/file.py:ClassName")``: a class with an
 ``act(observation, rng)`` method (see ``base.Player``), made with no arguments.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +30,11 @@ PLAYERS: dict[str, Callable[[], Player]] = {
 }
 """The built-in players by name."""
 
+SETTINGS = {"heuristic": HeuristicParams, "sampling": SamplingParams}
+"""The built-in players that take settings, and the dataclass of their settings."""
+
+_WITH_SETTINGS = re.compile(r"^(\w+)\((.*)\)$", re.S)
+
 __all__ = ["PLAYERS", "HeuristicParams", "HeuristicPlayer", "Observation", "OraclePlayer",
            "Player", "PlayerError", "RandomPlayer", "SamplingParams", "SamplingPlayer",
            "make_player", "make_players", "observe", "player_specs"]
@@ -35,6 +45,9 @@ def make_player(spec: str) -> Player:
     spec = spec.strip()
     if spec in PLAYERS:
         return PLAYERS[spec]()
+    match = _WITH_SETTINGS.match(spec)
+    if match:
+        return _with_settings(match.group(1), match.group(2))
     path, sep, name = spec.rpartition(":")
     if not sep or not path.endswith(".py"):
         raise PlayerError(f"unknown player {spec!r} (built in: {', '.join(PLAYERS)}; or "
@@ -62,10 +75,50 @@ def make_player(spec: str) -> Player:
     return player
 
 
+def _with_settings(name: str, text: str) -> Player:
+    """A built-in player made with ``key=value`` settings (``sampling(play=40)``)."""
+    if name not in SETTINGS:
+        takes = ", ".join(SETTINGS)
+        raise PlayerError(f"player {name!r} takes no settings (those that do: {takes})")
+    params = SETTINGS[name]
+    fields = {f.name: f for f in dataclasses.fields(params)}
+    values = {}
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        key, sep, value = (x.strip() for x in item.partition("="))
+        if not sep or key not in fields:
+            raise PlayerError(f"{name}: unknown setting {item!r} (settings: "
+                              f"{', '.join(fields)})")
+        kind = type(fields[key].default)
+        wanted = "a whole number of at least 1" if kind is int else "a number"
+        try:
+            values[key] = kind(value)
+        except ValueError:
+            raise PlayerError(f"{name}: {key} must be {wanted}, got {value!r}") from None
+        if not math.isfinite(values[key]) or kind is int and values[key] < 1:
+            raise PlayerError(f"{name}: {key} must be {wanted}, got {value!r}")
+    return PLAYERS[name](params(**values))
+
+
+def split_specs(specs: str) -> list[str]:
+    """A comma-separated list of player specs, commas inside parentheses kept."""
+    names, depth, current = [], 0, ""
+    for char in specs:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            names.append(current)
+            current = ""
+        else:
+            current += char
+    names.append(current)
+    return [n.strip() for n in names if n.strip()]
+
+
 def player_specs(specs: str) -> list[str]:
     """Three player names, seat 0 first, from a comma-separated list (one name: all
     three), each checked by making the player once."""
-    names = [s.strip() for s in specs.split(",") if s.strip()]
+    names = split_specs(specs)
     if len(names) == 1:
         names *= 3
     if len(names) != 3:
