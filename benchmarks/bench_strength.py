@@ -34,17 +34,18 @@ def main() -> None:
     print(f"prefa-sim strength: duplicate matches of {args.deals} deals x 3 seatings, seed "
           f"{args.seed}, kapíkia per deal (row player minus column player, paired deal by "
           "deal, 95% bootstrap interval over deals; * excludes zero)")
-    print(f"{'match':<32} {'player':<12} {'versus':<12} {'difference':>28}")
+    print(f"{'match':<30} {'player':<13} {'versus':<13} {'difference':>28}")
     times = []
     for index, players in enumerate(MATCHES):
         start = time.perf_counter()
         money = play_match(players, args.deals, args.seed, args.workers)
         times.append(time.perf_counter() - start)
-        result = match_result(player_labels(players), money)
+        names = player_labels(players)
+        result = match_result(names, money)
         for a, b in PAIRS[index]:
             e = result.differences[a, b]
             star = "*" if e.low > 0 or e.high < 0 else " "
-            print(f"{' '.join(players):<32} {players[a]:<12} {players[b]:<12} "
+            print(f"{' '.join(players):<30} {names[a]:<13} {names[b]:<13} "
                   f"{e.value:+8.1f} ({e.low:+7.1f}..{e.high:+7.1f}) {star}")
     print("wall time per match (s): " + ", ".join(f"{t:.0f}" for t in times)
           + f" with {args.workers} worker(s)")
