@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from prefa_sim.auction import auction_request, auction_result
+from prefa_sim.jsonl import dumps
 from prefa_sim.seats import seat_label
 
 from .common import (
@@ -40,7 +40,7 @@ def auction(calls, dealer, as_json, batch):
         return
     result = auction_result(list(calls), dealer)
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(dumps(result))
     elif not result["legal"]:
         click.echo(f"illegal at call {result['first_illegal_index']}: {result['error']}")
     elif not result["complete"]:

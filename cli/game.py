@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from fractions import Fraction
 
@@ -18,7 +17,7 @@ from prefa_sim.game import (
     play_random_game,
     replay_difference,
 )
-from prefa_sim.jsonl import InputError, LineError, decode, numbered_lines, unexpected
+from prefa_sim.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
 from prefa_sim.kasa import KasaGame
 from prefa_sim.seats import seat_label
 from prefa_sim.settlement import LAST_CONTRACT_MODES
@@ -121,7 +120,7 @@ def _play_script(game_state: Game, script, max_deals: int, as_json: bool) -> int
     def fail(number: int, message: str) -> None:
         nonlocal failed
         failed += 1
-        click.echo(json.dumps({"line": number, "error": message}) if as_json
+        click.echo(dumps({"line": number, "error": message}) if as_json
                    else f"{name}, line {number}: {message}", err=not as_json)
 
     for line in numbered_lines(script):
@@ -204,7 +203,7 @@ def _exact(x: Fraction) -> str:
 
 def _report(game_state: Game, deal, as_json: bool, record: dict | None = None) -> None:
     if as_json:
-        click.echo(json.dumps(record or deal_record(game_state, deal)))
+        click.echo(dumps(record or deal_record(game_state, deal)))
         return
     if deal.settlement is None:
         what = "void: all passed"
@@ -223,7 +222,7 @@ def _report(game_state: Game, deal, as_json: bool, record: dict | None = None) -
 def _final(game_state: Game, as_json: bool) -> None:
     record = final_record(game_state)
     if as_json:
-        click.echo(json.dumps(record))
+        click.echo(dumps(record))
         return
     left = ("" if game_state.kasa is not None else f", pot {game_state.pot}")
     if game_state.kasa is not None and not game_state.over:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from prefa_sim.bots import PlayerError, make_player
 from prefa_sim.bots.match import match_result, play_match
+from prefa_sim.jsonl import dumps
 from prefa_sim.stats.bidding import player_labels
 from prefa_sim.stats.output import text_table
 from prefa_sim.workers import default_workers
@@ -57,7 +57,7 @@ def match(players, deals, seed, workers, bootstrap, as_json):
         sys.exit(130)
     result = match_result(names, money, bootstrap)
     if as_json:
-        click.echo(json.dumps(_as_dict(result, seed)))
+        click.echo(dumps(_as_dict(result, seed)))
         return
     click.echo(_text(result, seed))
 

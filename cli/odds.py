@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from prefa_sim.cards import SUIT_LETTERS, CardError, format_discard, parse_hand, popcount
+from prefa_sim.jsonl import dumps
 from prefa_sim.stats.odds import (
     DEFENDERS_VIEW,
     LONE_DEFENDER_VIEW,
@@ -66,7 +65,7 @@ def odds(hand, widow, out, lone, as_json):
         suits = {letter: n for letter, n in zip(SUIT_LETTERS, unseen_by_suit(known),
                                                 strict=True)}
     if as_json:
-        click.echo(json.dumps({"sizes": list(sizes), "hands": list(names), "suits": {
+        click.echo(dumps({"sizes": list(sizes), "hands": list(names), "suits": {
             name: [{"split": [s.first, s.second], "probability": str(s.probability),
                     "value": float(s.probability)} for s in suit_splits(n, sizes)]
             for name, n in suits.items()}}))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from prefa_sim.jsonl import dumps
 from prefa_sim.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
 
 from .common import PrefaCommand, batch_option, refuse_with_batch, run_json_batch, user_errors
@@ -57,7 +56,7 @@ def score(contract, declarations, tricks, aces, solo, pot, last_contract, as_jso
             request["tricks"] = dict(zip(ROLES, counts, strict=True))
         result = settle_request(request)
     if as_json:
-        click.echo(json.dumps({k: result[k] for k in ("pot_delta", "net", "transfers",
+        click.echo(dumps({k: result[k] for k in ("pot_delta", "net", "transfers",
                                                        "result_thirds")}))
         return
     click.echo(f"pot: {result['pot_delta']:+d}")

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from prefa_sim import report
-from prefa_sim.batch import (
-    answer_fields,
-    make_request,
-    request_fields,
-    solve_lines,
-    solve_request,
-)
+from prefa_sim.batch import answer_fields, make_request, request_fields, solve_request
+from prefa_sim.bulk import solve_lines
 from prefa_sim.cards import CardCountError, split_hands
+from prefa_sim.jsonl import dumps
 from prefa_sim.solver import Solver
 
 from .common import (
@@ -93,7 +87,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
         answer = solve_request(request, Solver())
     if as_json:
         obj = request_fields(request)
-        click.echo(json.dumps({**obj, **answer_fields(answer)}))
+        click.echo(dumps({**obj, **answer_fields(answer)}))
         return
     click.echo(report.answer_text(answer))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from prefa_sim.contracts import LADDER, ContractError, parse_contract
+from prefa_sim.jsonl import dumps
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
@@ -142,7 +143,6 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
     final contracts, each declaration sequence's share and what it pays the declarer, and
     each player's kapíkia per deal, compared pair by pair deal by deal."""
     import dataclasses
-    import json
 
     from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 
@@ -171,7 +171,7 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
                                                          "low": r.value.low,
                                                          "high": r.value.high},
              "error_rate": r.error_rate} for r in decisions]
-        click.echo(json.dumps(data))
+        click.echo(dumps(data))
         return
     click.echo(bidding_text(result, markdown))
     if regrets:

@@ -1,5 +1,5 @@
-"""Solve requests: one deal or position as JSON, answered by the solver; batches of them
-in input order over several processes.
+"""Solve requests: one deal or position as JSON, checked and answered by the solver
+(``bulk`` answers batches of them).
 
 A request (every field but ``hands`` optional)::
 
@@ -22,7 +22,7 @@ A bad line becomes ``{"line": n, "error": "..."}``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,11 +37,9 @@ from .cards import (
     popcount,
 )
 from .contracts import Contract, best_contract
-from .jsonl import Line, answer_line, numbered_lines
 from .position import Position
 from .seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
-from .solver import Solver, WidowResult, worker_solver
-from .workers import default_workers, ordered_map
+from .solver import Solver, WidowResult
 
 
 class RequestError(ValueError):
@@ -286,27 +284,3 @@ def answer(obj: Any, solver: Solver) -> dict:
     request = parse_request(obj)
     asked = {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
     return {**asked, **answer_fields(solve_request(request, solver))}
-
-
-def answer_numbered(line: Line, solver: Solver | None = None) -> tuple[bool, str]:
-    """``(ok, json_text)`` for one numbered request line."""
-    solver = solver or worker_solver()
-    return answer_line(line, lambda obj: answer(obj, solver))
-
-
-def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
-                ) -> Iterator[tuple[bool, str]]:
-    """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are
-    skipped, line numbers count from 1 over all input lines.
-
-    With more than one worker the lines are spread over processes, each with its own
-    solver; the answers are the same whatever the number of workers.
-    """
-    numbered = numbered_lines(lines)
-    workers = workers or default_workers()
-    if workers == 1:
-        solver = Solver()
-        for item in numbered:
-            yield answer_numbered(item, solver)
-        return
-    yield from ordered_map(answer_numbered, numbered, workers)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 
 class LineError(ValueError):
@@ -33,8 +34,7 @@ def _read(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
             raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One non-blank input line: its number (from 1) and its text, or why it has none."""
 
     number: int
@@ -75,17 +75,28 @@ def decode(text: str) -> Any:
         raise LineError("JSON nested too deeply to read") from None
 
 
-def encode(obj: Any) -> str:
-    """``json.dumps`` that never fails on what ``decode`` returned."""
+def dumps(obj: Any) -> str:
+    """JSON text as every command writes it: compact, characters beyond ASCII as they are.
+
+    orjson writes it; what orjson does not take (integers beyond 64 bits, keys that are
+    not text) the standard library writes in the same format."""
     try:
-        return json.dumps(obj)
+        return orjson.dumps(obj).decode()
+    except TypeError:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode(obj: Any) -> str:
+    """``dumps`` that never fails on what ``decode`` returned."""
+    try:
+        return dumps(obj)
     except RecursionError:
         raise LineError("JSON nested too deeply to write back") from None
 
 
 def error_object(number: int, message: str) -> str:
     """The answer to a bad line."""
-    return json.dumps({"line": number, "error": message})
+    return dumps({"line": number, "error": message})
 
 
 def answer_line(line: Line, answer_fn: Callable[[Any], dict]) -> tuple[bool, str]:

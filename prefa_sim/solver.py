@@ -170,6 +170,21 @@ class Solver:
         discards = tuple(p for p, r in zip(pairs, reaches, strict=True) if r)
         return WidowResult(Strain(trump), int(best), discards)
 
+    def solve_widows(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``solve_widow`` for many cells in one kernel call.
+
+        ``cells`` is an int64 array with rows ``[h0, h1, h2, hand12, trump, leader,
+        declarer, active_mask]`` (the declarer's twelve cards in ``hand12``; its own entry
+        among the hands is ignored).  The rows are not checked: build them from checked
+        requests.  Returns the best tricks of each cell and, per cell, the 66 discard pairs
+        (over the twelve cards in ascending order, ``(i, j)`` with ``i < j``) that reach it.
+        """
+        cells = np.ascontiguousarray(cells, dtype=np.int64)
+        best = np.zeros(len(cells), dtype=np.int64)
+        reaches = np.zeros((len(cells), 66), dtype=np.int64)
+        driver.widow_many(cells, self._context(0, 0, 7), *self._kernel_args(), best, reaches)
+        return best, reaches
+
     def widow_table(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
                     widow: Bitboard, leader: int, declarer: int,
                     active: tuple[int, ...] = (0, 1, 2)) -> dict[Strain, WidowResult]:

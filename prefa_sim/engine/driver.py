@@ -308,3 +308,24 @@ def solve_many(deals, ctx, table, rel_tab, eq_tab, work, moves, stats, out, fres
             row[CTX_GENERATION] = (ctx[CTX_GENERATION] + i) & GENERATION_MASK
         out[i] = solve_position(hands, trick, 0, deals[i, 4], 0, row, table, rel_tab, eq_tab,
                                 work, moves, stats)
+
+
+@njit(cache=True)
+def widow_many(cells, ctx, table, rel_tab, eq_tab, work, moves, stats, best, reaches):
+    """``widow_search`` over many cells in one call: ``cells[i] = [h0, h1, h2, hand12,
+    trump, leader, declarer, active_mask]`` (the declarer's own entry and the hands of
+    seats out of play ignored); ``best[i]`` the best tricks, ``reaches[i]`` the 66 pairs'
+    flags."""
+    hands = np.zeros(3, dtype=np.int64)
+    row = ctx.copy()
+    for i in range(cells.shape[0]):
+        active = cells[i, 7]
+        declarer = cells[i, 6]
+        for s in range(3):
+            hands[s] = cells[i, s] if (active >> s) & 1 and s != declarer else 0
+        row[CTX_TRUMP] = cells[i, 4]
+        row[CTX_DECLARER] = declarer
+        row[CTX_ACTIVE] = active
+        row[CTX_N_ACTIVE] = popcount(active)
+        best[i] = widow_search(hands, cells[i, 3], cells[i, 5], row, table, rel_tab, eq_tab,
+                               work, moves, stats, reaches[i])

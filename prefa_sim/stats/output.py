@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 
 from ..cards import Strain
 from ..contracts import MAX_LEVEL, MIN_LEVEL
+from ..jsonl import dumps
 from .groups import GroupRates
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -51,7 +51,7 @@ def render(rows: list[dict], by: Sequence[str], fmt: str) -> str:
 def records(rows: list[dict], fmt: str) -> str:
     """Records as JSON Lines or CSV (the columns of the first record)."""
     if fmt == "json":
-        return "\n".join(json.dumps(r) for r in rows)
+        return "\n".join(dumps(r) for r in rows)
     out = io.StringIO()
     if rows:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")

@@ -1,0 +1,290 @@
+"""Batch solving in bulk: blocks of request lines parsed with table lookups, solved in one
+kernel call per block, answered without per-line machinery.
+
+The common requests (hands suit-grouped with ranks from the highest, or as card tokens
+such as ``AS``; seats as numbers or roles; a trump or all five strains; a widow or
+none) are read here: their hands through lookup tables, their checks the few the
+solver needs, and every position (or widow cell) of a block goes to the solver at once.
+Any other line (card values, a line of play, a trick in progress, other spellings, and
+every line with a mistake) is answered by ``batch.answer`` exactly as when lines are
+solved one by one, so the answers and the error messages do not depend on the path a
+line takes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+import orjson
+
+from .batch import ANSWER_FIELDS, answer
+from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
+from .contracts import best_contract
+from .jsonl import Line, answer_line, dumps, numbered_lines
+from .seats import SeatError, opening_leader, seat_of
+from .solver import Solver, worker_solver
+from .workers import default_workers, ordered_map
+
+BLOCK = 256
+"""Request lines solved together (and handed to a worker at once)."""
+
+ALL_STRAINS = tuple(Strain)
+
+_STRAINS = {text: (strain,) for strain, spellings in (
+    (Strain.S, "S s"), (Strain.C, "C c"), (Strain.D, "D d"), (Strain.H, "H h"),
+    (Strain.NT, "NT nt Nt N n")) for text in spellings.split()}
+
+_CARD_NAMES = [format_card(c) for c in range(32)]
+_TOKENS = {name: 1 << c for c, name in enumerate(_CARD_NAMES)}
+
+
+def _suit_groups() -> dict[str, int]:
+    """Every set of ranks written from the highest (``AKT8``), and ``-`` or nothing for a
+    void, to its 8-bit rank mask."""
+    groups = {"": 0, "-": 0}
+    letters = RANK_LETTERS[::-1]  # "AKQJT987"
+    for n in range(1, 9):
+        for chosen in combinations(range(8), n):
+            groups["".join(letters[i] for i in chosen)] = sum(1 << (7 - i) for i in chosen)
+    return groups
+
+
+_GROUPS = _suit_groups()
+_PAIRS = tuple(combinations(range(12), 2))
+assert len(_PAIRS) == 66 and SUIT_LETTERS == "SCDH"
+
+
+def _hand(value: object) -> int | None:
+    """A hand's mask, or None when it is not written in one of the common ways."""
+    if type(value) is str:
+        if "." in value:
+            groups = value.split(".")
+            if len(groups) != 4:
+                return None
+            try:
+                return (_GROUPS[groups[0]] | _GROUPS[groups[1]] << 8 | _GROUPS[groups[2]] << 16
+                        | _GROUPS[groups[3]] << 24)
+            except KeyError:
+                return None
+        value = value.replace(",", " ").split()
+    elif type(value) is not list:
+        return None
+    mask = 0
+    for token in value:
+        bit = _TOKENS.get(token) if type(token) is str else None
+        if bit is None or mask & bit:
+            return None
+        mask |= bit
+    return mask
+
+
+def _seat(value: object, dealer: int) -> int | None:
+    if type(value) is int:
+        return value if 0 <= value <= 2 else None
+    if type(value) is str:
+        try:
+            return seat_of(value, dealer)
+        except SeatError:
+            return None
+    return None
+
+
+class Quick(NamedTuple):
+    """A common request, read and checked."""
+
+    hands: list[int]
+    strains: tuple[Strain, ...]
+    dealer: int
+    declarer: int
+    leader: int
+    active: tuple[int, ...]
+    active_mask: int
+    widow: int | None
+
+
+def quick_request(obj: object) -> Quick | None:
+    """The request ``obj`` if it is a common one that holds together (the solver can take
+    it as it is), else None: ``batch.answer`` then answers it, or says what is wrong."""
+    if type(obj) is not dict:
+        return None
+    get = obj.get
+    hands = get("hands")
+    if type(hands) is not list or len(hands) != 3:
+        return None
+    cards, line, trick = get("cards"), get("line"), get("trick")
+    if (cards is not None and cards is not False) or (line is not None and line is not False) \
+            or (trick is not None and trick != [] and trick != ""):
+        return None
+    dealer = get("dealer")
+    if dealer is None:
+        dealer = 2
+    elif type(dealer) is not int or not 0 <= dealer <= 2:
+        return None
+    given = get("active")
+    if given is None:
+        active, mask = (0, 1, 2), 7
+    else:
+        if type(given) is not list or not 2 <= len(given) <= 3:
+            return None
+        mask = 0
+        for value in given:
+            seat = value if type(value) is int and 0 <= value <= 2 else _seat(value, dealer)
+            if seat is None or mask >> seat & 1:
+                return None
+            mask |= 1 << seat
+        active = _ACTIVE[mask]
+    declarer = get("declarer")
+    if declarer is None:
+        declarer = (dealer + 1) % 3
+    elif type(declarer) is not int or not 0 <= declarer <= 2:
+        declarer = _seat(declarer, dealer)
+    leader = get("leader")
+    if leader is None:
+        leader = _LEADER[dealer][mask]
+    elif type(leader) is not int or not 0 <= leader <= 2:
+        leader = _seat(leader, dealer)
+    if declarer is None or leader is None or not mask >> declarer & 1 or not mask >> leader & 1:
+        return None
+    trump = get("trump")
+    if trump is None:
+        strains = ALL_STRAINS
+    else:
+        strains = _STRAINS.get(trump) if type(trump) is str else None
+        if strains is None:
+            return None
+    masks = [0, 0, 0]
+    seen = 0
+    for seat in active:
+        hand = _hand(hands[seat])
+        if hand is None or seen & hand:
+            return None
+        seen |= hand
+        masks[seat] = hand
+    size = masks[active[0]].bit_count()
+    if not 1 <= size <= 10 or masks[active[1]].bit_count() != size or \
+            (len(active) == 3 and masks[active[2]].bit_count() != size):
+        return None
+    widow = get("widow")
+    if widow is not None:
+        widow = _hand(widow) if type(widow) in (str, list) else None
+        if widow is None or widow.bit_count() != 2 or widow & seen or size != 10:
+            return None
+    return Quick(masks, strains, dealer, declarer, leader, active, mask, widow)
+
+
+_ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5, 6, 7)}
+_LEADER = [{mask: opening_leader(dealer, seats) for mask, seats in _ACTIVE.items()}
+           for dealer in (0, 1, 2)]
+_KNOWN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",
+                    "trick", "cards", "line"})
+
+
+def _decode(text: str) -> object:
+    """A line's JSON value, read by orjson; a request with fields of its own (echoed in the
+    answer) is read again by the standard library, which reads integers beyond 64 bits
+    exactly where orjson makes them floats."""
+    obj = orjson.loads(text)
+    if type(obj) is dict and not _KNOWN.issuperset(obj):
+        return json.loads(text)
+    return obj
+
+
+def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
+    """The names of the discard pairs flagged in ``reaches`` (``Solver.solve_widows``)."""
+    cards = list(iter_cards(hand12))
+    return [f"{_CARD_NAMES[cards[i]]} {_CARD_NAMES[cards[j]]}"
+            for k, (i, j) in enumerate(_PAIRS) if reaches[k]]
+
+
+def answer_block(lines: list[Line], solver: Solver) -> list[tuple[bool, str]]:
+    """``(ok, json_text)`` for each line of a block, in order."""
+    out: list[tuple[bool, str] | None] = [None] * len(lines)
+    requests: list[tuple[int, dict, Quick]] = []
+    for i, line in enumerate(lines):
+        request = None
+        if line.error is None:
+            try:
+                obj = _decode(line.text)
+                request = quick_request(obj)
+            except (ValueError, RecursionError):
+                pass
+        if request is None:
+            out[i] = answer_line(line, lambda o: answer(o, solver))
+        else:
+            requests.append((i, obj, request))
+    plain = [(r.hands[0], r.hands[1], r.hands[2], int(s), r.leader, r.declarer, r.active_mask)
+             for _, _, r in requests if r.widow is None for s in r.strains]
+    cells = [(r.hands[0], r.hands[1], r.hands[2], r.hands[r.declarer] | r.widow, int(s),
+              r.leader, r.declarer, r.active_mask)
+             for _, _, r in requests if r.widow is not None for s in r.strains]
+    tricks = iter(solver.solve_deals(np.array(plain, dtype=np.int64).reshape(-1, 7)).tolist())
+    best, reaches = solver.solve_widows(np.array(cells, dtype=np.int64).reshape(-1, 8))
+    best = best.tolist()
+    cell = 0
+    for i, obj, r in requests:
+        result = obj if _KNOWN.issuperset(obj) else \
+            {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
+        result.update(dealer=r.dealer, declarer=r.declarer, leader=r.leader,
+                      active=list(r.active))
+        if r.widow is None:
+            if len(r.strains) == 1:
+                result["declarer_tricks"] = next(tricks)
+            else:
+                result["strains"] = {s.name: {"declarer_tricks": next(tricks)}
+                                     for s in r.strains}
+            out[i] = (True, dumps(result))
+            continue
+        hand12 = r.hands[r.declarer] | r.widow
+        fields = {}
+        for s in r.strains:
+            fields[s] = {"best_tricks": best[cell],
+                         "best_discards": _discards(hand12, reaches[cell])}
+            cell += 1
+        if len(r.strains) == 1:
+            result.update(fields[r.strains[0]])
+        else:
+            result["strains"] = {s.name: f for s, f in fields.items()}
+            contract = best_contract({s: f["best_tricks"] for s, f in fields.items()})
+            result["contract"] = None if contract is None else str(contract)
+            result["contract_discard"] = None if contract is None else \
+                fields[contract.strain]["best_discards"][0]
+        out[i] = (True, dumps(result))
+    return out
+
+
+def _worker_block(lines: list[Line]) -> list[tuple[bool, str]]:
+    return answer_block(lines, worker_solver())
+
+
+def _blocks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
+    block: list[Line] = []
+    for line in lines:
+        block.append(line)
+        if len(block) == size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
+                ) -> Iterator[tuple[bool, str]]:
+    """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are
+    skipped, line numbers count from 1 over all input lines.
+
+    Lines go ``BLOCK`` at a time to the solver, or to worker processes each with its own
+    solver; the answers are the same whatever the number of workers.
+    """
+    blocks = _blocks(numbered_lines(lines), BLOCK)
+    workers = workers or default_workers()
+    if workers == 1:
+        solver = Solver()
+        for block in blocks:
+            yield from answer_block(block, solver)
+        return
+    for answers in ordered_map(_worker_block, blocks, workers, batch=1):
+        yield from answers

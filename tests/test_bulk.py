@@ -1,0 +1,120 @@
+"""Batch solving in bulk answers every line exactly as solving it alone does: the same
+text for the common requests it reads itself, for the ones it hands on, and for every
+mistake; whatever the number of workers."""
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from prefa_sim.batch import answer
+from prefa_sim.bulk import quick_request, solve_lines
+from prefa_sim.cards import format_cards, format_hand
+from prefa_sim.jsonl import answer_line, numbered_lines
+from prefa_sim.solver import Solver
+
+from .helpers import random_deal
+
+ROLES = ["first", "second", "dealer"]
+
+
+def one_by_one(lines: list[bytes]) -> list[tuple[bool, str]]:
+    solver = Solver(table_bits=14)
+    return [answer_line(line, lambda obj: answer(obj, solver))
+            for line in numbered_lines(lines)]
+
+
+def random_request(rng: random.Random) -> dict:
+    """A request as users write them: common ones, and ones with something unusual or
+    wrong about them."""
+    hands, widow = random_deal(rng)
+    dealer = rng.choice([None, 0, 1, 2])
+    seats = [0, 1, 2]
+    if rng.random() < 0.5:
+        seats.remove(rng.randrange(3))
+    spell = rng.choice(["grouped", "tokens", "token string"])
+
+    def write(hand: int):
+        if spell == "grouped":
+            return format_hand(hand)
+        tokens = format_cards(hand)
+        return tokens if spell == "tokens" else " ".join(tokens)
+
+    size = rng.choice([10, 10, 10, rng.randrange(1, 10)])
+    short = []
+    for s in range(3):  # the same number of cards in each hand that plays
+        cards = [c for c in range(32) if hands[s] >> c & 1]
+        short.append(sum(1 << c for c in rng.sample(cards, size)))
+    request: dict = {"hands": [write(short[s]) if s in seats else "-" for s in range(3)]}
+    if dealer is not None:
+        request["dealer"] = dealer
+    if len(seats) == 2 or rng.random() < 0.3:
+        request["active"] = [rng.choice([s, ROLES[(s - (2 if dealer is None else dealer) - 1)
+                                                   % 3]]) for s in seats]
+    if rng.random() < 0.7:
+        request["trump"] = rng.choice(["S", "C", "D", "H", "NT", "N", "h", "nt"])
+    if rng.random() < 0.8:
+        request["declarer"] = rng.choice([rng.choice(seats), "first", "second", "dealer"])
+    if rng.random() < 0.4:
+        request["leader"] = rng.choice(seats + ["first"])
+    if size == 10 and rng.random() < 0.3:
+        request["widow"] = rng.choice([format_hand(widow), format_cards(widow)])
+    if rng.random() < 0.1:
+        request["id"] = rng.choice([7, "x", 10**30, [1, {"a": None}]])
+    if rng.random() < 0.05:
+        request["declarer_tricks"] = 3  # an old answer fed back: answered afresh
+    if rng.random() < 0.1:  # a mistake, or a request the bulk path hands on
+        mistake = rng.choice(["dup", "count", "seat", "trump", "cards", "trick", "dealer"])
+        if mistake == "dup":
+            request["hands"][seats[1]] = request["hands"][seats[0]]
+        elif mistake == "count":
+            request["hands"][seats[0]] = format_hand(hands[seats[0]] & (hands[seats[0]] - 1))
+        elif mistake == "seat":
+            request["declarer"] = 5
+        elif mistake == "trump":
+            request["trump"] = 3
+        elif mistake == "cards":
+            request["cards"] = True
+            request["trump"] = "H"
+            request.pop("widow", None)
+        elif mistake == "trick":
+            request["trick"] = []
+        else:
+            request["dealer"] = "1"
+    return request
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_bulk_answers_are_those_of_solving_line_by_line(seed):
+    rng = random.Random(seed)
+    lines = [json.dumps(random_request(rng)).encode() for _ in range(12)]
+    lines[rng.randrange(12)] = b'{"hands": [1, 2'  # not JSON
+    lines[rng.randrange(12)] = b"   "  # blank: skipped, still counted
+    lines.append(b'{"hands": ["\xff"]}')  # not UTF-8
+    assert list(solve_lines(lines, workers=1)) == one_by_one(lines)
+
+
+def test_the_common_requests_take_the_bulk_path_and_workers_change_nothing():
+    rng = random.Random(3)
+    requests = [random_request(rng) for _ in range(300)]
+    common = sum(quick_request(r) is not None for r in requests)
+    assert common > 200  # most requests are read by the bulk path itself
+    lines = [json.dumps(r).encode() for r in requests]
+    one = list(solve_lines(lines, workers=1))
+    assert one == one_by_one(lines)
+    assert list(solve_lines(lines, workers=2)) == one
+
+
+def test_a_widow_without_trump_names_the_contract_in_bulk():
+    rng = random.Random(5)
+    hands, widow = random_deal(rng)
+    line = json.dumps({"hands": [format_hand(h) for h in hands], "widow": format_hand(widow)})
+    (ok, text), = solve_lines([line], workers=1)
+    data = json.loads(text)
+    assert ok and set(data["strains"]) == {"S", "C", "D", "H", "NT"}
+    assert [(ok, text)] == one_by_one([line.encode()])
+    if data["contract"] is not None:
+        strain = data["contract"][1:]
+        assert data["contract_discard"] == data["strains"][strain]["best_discards"][0]
