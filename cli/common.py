@@ -144,6 +144,17 @@ def run_json_batch(lines: Iterable[bytes], answer_fn: Callable[[Any], dict]) -> 
         report_batch(answer_line(line, answer_fn) for line in numbered_lines(lines))
 
 
+def report_text_batch(blocks: Iterable[tuple[int, str]]) -> None:
+    """``report_batch`` for answers that come as blocks of lines with their count of bad
+    lines."""
+    failed = 0
+    for bad, text in blocks:
+        sys.stdout.write(text)
+        failed += bad
+    sys.stdout.flush()
+    _bad_lines(failed)
+
+
 def report_batch(answers: Iterable[tuple[bool, str]]) -> None:
     """Print batch answers as they come; exit 1 at the end when a line was bad.
 
@@ -155,6 +166,11 @@ def report_batch(answers: Iterable[tuple[bool, str]]) -> None:
         write(text + "\n")
         failed += not ok
     sys.stdout.flush()
+    _bad_lines(failed)
+
+
+def _bad_lines(failed: int) -> None:
+    """Say how many lines were bad, and exit 1, when any was."""
     if failed:
         name = click.get_current_context().command_path
         click.echo(f"{name}: {failed} bad line(s), see their error objects", err=True)

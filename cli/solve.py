@@ -6,7 +6,7 @@ import click
 
 from prefa_sim import report
 from prefa_sim.batch import answer_fields, make_request, request_fields, solve_request
-from prefa_sim.bulk import solve_lines
+from prefa_sim.bulk import solve_text
 from prefa_sim.cards import CardCountError, split_hands
 from prefa_sim.jsonl import dumps
 from prefa_sim.solver import Solver
@@ -18,7 +18,7 @@ from .common import (
     batch_option,
     dealer_option,
     refuse_with_batch,
-    report_batch,
+    report_text_batch,
     user_errors,
 )
 
@@ -66,7 +66,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
         refuse_with_batch(("trump", "declarer", "dealer", "leader", "active", "trick",
                            "show_line"))
         with user_errors():
-            report_batch(solve_lines(batch, workers))
+            report_text_batch(solve_text(batch, workers))
         return
     if not deal:
         click.echo(f"no deal given: solving the built-in example {EXAMPLE_DEAL}\n")

@@ -24,7 +24,7 @@ import orjson
 from .batch import ANSWER_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
-from .jsonl import Line, answer_line, dumps, numbered_lines
+from .jsonl import answer_line, dumps, number_line, read_lines
 from .seats import SeatError, opening_leader, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
@@ -115,10 +115,12 @@ def quick_request(obj: object) -> Quick | None:
     hands = get("hands")
     if type(hands) is not list or len(hands) != 3:
         return None
-    cards, line, trick = get("cards"), get("line"), get("trick")
-    if (cards is not None and cards is not False) or (line is not None and line is not False) \
-            or (trick is not None and trick != [] and trick != ""):
-        return None
+    if not _PLAIN.issuperset(obj):  # card values, a line of play, a trick, fields of its own
+        cards, line, trick = get("cards"), get("line"), get("trick")
+        if (cards is not None and cards is not False) or \
+                (line is not None and line is not False) or \
+                (trick is not None and trick != [] and trick != ""):
+            return None
     dealer = get("dealer")
     if dealer is None:
         dealer = 2
@@ -179,8 +181,8 @@ def quick_request(obj: object) -> Quick | None:
 _ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5, 6, 7)}
 _LEADER = [{mask: opening_leader(dealer, seats) for mask, seats in _ACTIVE.items()}
            for dealer in (0, 1, 2)]
-_KNOWN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",
-                    "trick", "cards", "line"})
+_PLAIN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow"})
+_KNOWN = _PLAIN | {"trick", "cards", "line"}
 
 
 def _decode(text: str) -> object:
@@ -200,22 +202,27 @@ def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
             for k, (i, j) in enumerate(_PAIRS) if reaches[k]]
 
 
-def answer_block(lines: list[Line], solver: Solver) -> list[tuple[bool, str]]:
-    """``(ok, json_text)`` for each line of a block, in order."""
-    out: list[tuple[bool, str] | None] = [None] * len(lines)
+def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
+                 ) -> list[tuple[bool, str]]:
+    """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
+    order (``raw_blocks``)."""
+    out: list[tuple[bool, str] | None] = []
     requests: list[tuple[int, dict, Quick]] = []
-    for i, line in enumerate(lines):
+    for number, raw in block:
         request = None
-        if line.error is None:
+        if raw.strip():
             try:
-                obj = _decode(line.text)
+                obj = _decode(raw)
                 request = quick_request(obj)
             except (ValueError, RecursionError):
                 pass
-        if request is None:
-            out[i] = answer_line(line, lambda o: answer(o, solver))
-        else:
-            requests.append((i, obj, request))
+        if request is not None:
+            requests.append((len(out), obj, request))
+            out.append(None)
+            continue
+        line = number_line(number, raw)  # blank, not UTF-8, or answered one by one
+        if line is not None:
+            out.append(answer_line(line, lambda o: answer(o, solver)))
     plain = [(r.hands[0], r.hands[1], r.hands[2], int(s), r.leader, r.declarer, r.active_mask)
              for _, _, r in requests if r.widow is None for s in r.strains]
     cells = [(r.hands[0], r.hands[1], r.hands[2], r.hands[r.declarer] | r.widow, int(s),
@@ -256,14 +263,27 @@ def answer_block(lines: list[Line], solver: Solver) -> list[tuple[bool, str]]:
     return out
 
 
-def _worker_block(lines: list[Line]) -> list[tuple[bool, str]]:
-    return answer_block(lines, worker_solver())
+def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
+    """A block's answers as text, a line each, and how many of them are errors."""
+    answers = answer_block(block, solver)
+    return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
 
 
-def _blocks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
-    block: list[Line] = []
-    for line in lines:
-        block.append(line)
+def _worker_block(block: list[tuple[int, bytes | str]]) -> list[tuple[bool, str]]:
+    return answer_block(block, worker_solver())
+
+
+def _worker_text(block: list[tuple[int, bytes | str]]) -> tuple[int, str]:
+    return answer_text(block, worker_solver())
+
+
+def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK
+               ) -> Iterator[list[tuple[int, bytes | str]]]:
+    """The input lines as ``(number, raw line)``, numbered from 1, in lists of ``size``;
+    decoding them and skipping the blank ones is left to ``answer_block``."""
+    block: list[tuple[int, bytes | str]] = []
+    for item in enumerate(read_lines(lines), start=1):
+        block.append(item)
         if len(block) == size:
             yield block
             block = []
@@ -271,20 +291,32 @@ def _blocks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
         yield block
 
 
-def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
-                ) -> Iterator[tuple[bool, str]]:
-    """Answer JSON Lines requests in input order as ``(ok, json_text)``; blank lines are
-    skipped, line numbers count from 1 over all input lines.
+def _over_blocks(lines: Iterable[bytes | str], workers: int | None, local, remote
+                 ) -> Iterator:
+    """``local(block, solver)`` for each block of the input, in order: here with one solver,
+    or as ``remote(block)`` on worker processes, each with its own."""
+    parts = raw_blocks(lines)
+    workers = workers or default_workers()
+    if workers == 1:
+        solver = Solver()
+        return (local(block, solver) for block in parts)
+    return ordered_map(remote, parts, workers, batch=1)
+
+
+def solve_text(lines: Iterable[bytes | str], workers: int | None = None
+               ) -> Iterator[tuple[int, str]]:
+    """Answer JSON Lines requests in input order, a block of text at a time with its count
+    of error lines (what ``prefa solve --batch`` writes); blank lines are skipped, line
+    numbers count from 1 over all input lines.
 
     Lines go ``BLOCK`` at a time to the solver, or to worker processes each with its own
     solver; the answers are the same whatever the number of workers.
     """
-    blocks = _blocks(numbered_lines(lines), BLOCK)
-    workers = workers or default_workers()
-    if workers == 1:
-        solver = Solver()
-        for block in blocks:
-            yield from answer_block(block, solver)
-        return
-    for answers in ordered_map(_worker_block, blocks, workers, batch=1):
+    return _over_blocks(lines, workers, answer_text, _worker_text)
+
+
+def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
+                ) -> Iterator[tuple[bool, str]]:
+    """``solve_text`` a line at a time: ``(ok, json_text)`` for each non-blank line."""
+    for answers in _over_blocks(lines, workers, answer_block, _worker_block):
         yield from answers

@@ -22,7 +22,8 @@ class InputError(ValueError):
     """The input itself cannot be read (a device error, a file that vanished)."""
 
 
-def _read(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
+def read_lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
+    """The lines as they come; a failure to read them is an ``InputError``."""
     iterator = iter(lines)
     while True:
         try:
@@ -51,18 +52,23 @@ def utf8_error(exc: UnicodeDecodeError) -> str:
 
 def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[Line]:
     """The non-blank lines with their numbers (counting every line from 1), decoded."""
-    for number, raw in enumerate(_read(lines), start=1):
-        if isinstance(raw, bytes):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield Line(number, None, utf8_error(exc))
-                continue
-        else:
-            text = raw
-        text = text.lstrip("\ufeff") if number == 1 else text
-        if text.strip():
-            yield Line(number, text)
+    for number, raw in enumerate(read_lines(lines), start=1):
+        line = number_line(number, raw)
+        if line is not None:
+            yield line
+
+
+def number_line(number: int, raw: bytes | str) -> Line | None:
+    """Input line ``number`` decoded (None when it is blank)."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return Line(number, None, utf8_error(exc))
+    else:
+        text = raw
+    text = text.lstrip("\ufeff") if number == 1 else text
+    return Line(number, text) if text.strip() else None
 
 
 def decode(text: str) -> Any:
