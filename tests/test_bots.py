@@ -322,7 +322,8 @@ def _count(hand, strain):
 def test_a_defenders_samples_give_the_declarer_a_hand_that_fits_the_contract():
     """Before the play a defender deals the declarer twelve cards, lays away the two the
     declarer would, and keeps layouts whose ten count up to the contract: every layout
-    is a partition of the unseen cards, and the declarer counts more than at random."""
+    is a partition of the unseen cards, nearly all fit, and the declarer counts more than
+    at random."""
     import numpy as np
 
     from prefa_sim.bots import SamplingParams, SamplingPlayer
@@ -345,7 +346,9 @@ def test_a_defenders_samples_give_the_declarer_a_hand_that_fits_the_contract():
             assert [bin(h).count("1") for h in hands] == [10, 10, 10]
             assert not (hands[0] & hands[2] or (hands[0] | hands[2]) & mine)
             counts[slack].append(_count(hands[0], contract.strain))
-    assert min(counts[0.0]) >= contract.level - 1e-9  # a layout that fits is found every time
+    fits = sum(c >= contract.level - 1e-9 for c in counts[0.0])
+    assert fits >= 55  # a fitting layout is found within fit_tries draws nearly every time,
+    assert min(counts[0.0]) >= contract.level - 1  # and else the best of them is taken
     assert np.mean(counts[0.0]) > np.mean(counts[99.0]) + 1
 
 

@@ -82,19 +82,27 @@ def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.G
     """Share the ``unknown`` cards among ``buckets`` of (size, void suits mask), at random
     among the ways that respect the voids.
 
-    Cards are placed most constrained first (those of suits the fewest places may hold),
-    each at random among the places with room that may hold it, weighted by that room;
-    a dead end starts again.  ``SampleError`` when ``tries`` attempts find no way (the
+    With no void known the cards are shuffled and cut.  Otherwise they are placed most
+    constrained first (those of suits the fewest places may hold), each at random among
+    the places with room that may hold it, weighted by that room; a dead end starts
+    again.  ``SampleError`` when ``tries`` attempts find no way (the
     voids and sizes contradict each other).
     """
     cards = list(iter_cards(unknown))
     sizes = [size for size, _ in buckets]
     if sum(sizes) != len(cards):
         raise SampleError(f"{len(cards)} unknown cards for {sum(sizes)} places")
+    if not any(voids for _, voids in buckets):  # no void known: shuffle and cut
+        order = rng.permutation(len(cards)).tolist()
+        out, start = [], 0
+        for size in sizes:
+            out.append(sum(1 << cards[i] for i in order[start:start + size]))
+            start += size
+        return out
     allowed_by_suit = [[i for i, (_, voids) in enumerate(buckets) if not voids >> suit & 1]
                        for suit in range(4)]
     for _ in range(tries):
-        order = [cards[i] for i in rng.permutation(len(cards))]
+        order = [cards[i] for i in rng.permutation(len(cards)).tolist()]
         order.sort(key=lambda c: len(allowed_by_suit[card_suit(c)]))
         out = [0] * len(buckets)
         room = list(sizes)
@@ -102,10 +110,13 @@ def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.G
             allowed = [i for i in allowed_by_suit[card_suit(card)] if room[i]]
             if not allowed:
                 break
-            weights = np.array([room[i] for i in allowed], dtype=float)
-            pick = allowed[int(rng.choice(len(allowed), p=weights / weights.sum()))]
-            out[pick] |= 1 << card
-            room[pick] -= 1
+            pick = int(rng.integers(sum(room[i] for i in allowed)))
+            for place in allowed:  # each place chosen in proportion to its room
+                pick -= room[place]
+                if pick < 0:
+                    break
+            out[place] |= 1 << card
+            room[place] -= 1
         else:
             return out
     raise SampleError("no way to deal the unseen cards that respects every void")
