@@ -24,7 +24,7 @@ import orjson
 from .batch import ANSWER_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
-from .jsonl import answer_line, dumps, number_line, read_lines
+from .jsonl import LineError, answer_line, encode, number_line, read_lines
 from .seats import SeatError, opening_leader, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
@@ -80,6 +80,11 @@ def _hand(value: object) -> int | None:
             return None
         mask |= bit
     return mask
+
+
+def _plain_text(value: object) -> bool:
+    """Text, or a list of texts: nothing the answer could write back otherwise than given."""
+    return type(value) is str or (type(value) is list and all(type(v) is str for v in value))
 
 
 def _seat(value: object, dealer: int) -> int | None:
@@ -166,6 +171,8 @@ def quick_request(obj: object) -> Quick | None:
             return None
         seen |= hand
         masks[seat] = hand
+    if len(active) == 2 and not _plain_text(hands[3 - sum(active)]):
+        return None  # a seat out of play may hold anything: the answer repeats it as given
     size = masks[active[0]].bit_count()
     if not 1 <= size <= 10 or masks[active[1]].bit_count() != size or \
             (len(active) == 3 and masks[active[2]].bit_count() != size):
@@ -207,7 +214,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
     """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
     order (``raw_blocks``)."""
     out: list[tuple[bool, str] | None] = []
-    requests: list[tuple[int, dict, Quick]] = []
+    requests: list[tuple[int, dict, Quick, int, bytes | str]] = []
     for number, raw in block:
         request = None
         if raw.strip():
@@ -217,22 +224,22 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
             except (ValueError, RecursionError):
                 pass
         if request is not None:
-            requests.append((len(out), obj, request))
+            requests.append((len(out), obj, request, number, raw))
             out.append(None)
             continue
         line = number_line(number, raw)  # blank, not UTF-8, or answered one by one
         if line is not None:
             out.append(answer_line(line, lambda o: answer(o, solver)))
     plain = [(r.hands[0], r.hands[1], r.hands[2], int(s), r.leader, r.declarer, r.active_mask)
-             for _, _, r in requests if r.widow is None for s in r.strains]
+             for _, _, r, _, _ in requests if r.widow is None for s in r.strains]
     cells = [(r.hands[0], r.hands[1], r.hands[2], r.hands[r.declarer] | r.widow, int(s),
               r.leader, r.declarer, r.active_mask)
-             for _, _, r in requests if r.widow is not None for s in r.strains]
+             for _, _, r, _, _ in requests if r.widow is not None for s in r.strains]
     tricks = iter(solver.solve_deals(np.array(plain, dtype=np.int64).reshape(-1, 7)).tolist())
     best, reaches = solver.solve_widows(np.array(cells, dtype=np.int64).reshape(-1, 8))
     best = best.tolist()
     cell = 0
-    for i, obj, r in requests:
+    for i, obj, r, number, raw in requests:
         result = obj if _KNOWN.issuperset(obj) else \
             {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
         result.update(dealer=r.dealer, declarer=r.declarer, leader=r.leader,
@@ -243,7 +250,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
             else:
                 result["strains"] = {s.name: {"declarer_tricks": next(tricks)}
                                      for s in r.strains}
-            out[i] = (True, dumps(result))
+            out[i] = _written(result, number, raw, solver)
             continue
         hand12 = r.hands[r.declarer] | r.widow
         fields = {}
@@ -259,8 +266,17 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
             result["contract"] = None if contract is None else str(contract)
             result["contract_discard"] = None if contract is None else \
                 fields[contract.strain]["best_discards"][0]
-        out[i] = (True, dumps(result))
+        out[i] = _written(result, number, raw, solver)
     return out
+
+
+def _written(result: dict, number: int, raw: bytes | str, solver: Solver) -> tuple[bool, str]:
+    """An answer as JSON text; one that cannot be written (fields of its own nested too
+    deeply) is answered one by one, which says so."""
+    try:
+        return True, encode(result)
+    except (LineError, RecursionError):
+        return answer_line(number_line(number, raw), lambda o: answer(o, solver))
 
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:

@@ -118,3 +118,22 @@ def test_a_widow_without_trump_names_the_contract_in_bulk():
     if data["contract"] is not None:
         strain = data["contract"][1:]
         assert data["contract_discard"] == data["strains"][strain]["best_discards"][0]
+
+
+def test_what_the_answer_repeats_is_written_back_exactly_or_the_line_is_answered_alone():
+    """A seat out of play may hold anything, and a request may carry fields of its own:
+    integers beyond 64 bits come back exact, JSON nested too deep to write back is an
+    error of that line alone."""
+    two = '"AKQJ.AKQ.AKQ.-", "T987.JT9.JT9.-"'
+    deep = "[" * 1000 + "]" * 1000
+    lines = [f'{{"hands": [{two}, 123456789012345678901234567890], "active": [0, 1], '
+             '"trump": "S"}',
+             f'{{"hands": [{two}, {deep}], "active": [0, 1], "trump": "S"}}',
+             f'{{"hands": [{two}, "-"], "active": [0, 1], "trump": "S", "id": {deep}}}',
+             f'{{"hands": [{two}, "-"], "active": [0, 1], "trump": "S", "id": -{2**70}}}']
+    data = [line.encode() for line in lines]
+    answers = list(solve_lines(data, workers=1))
+    assert answers == one_by_one(data)
+    assert "123456789012345678901234567890" in answers[0][1]
+    assert f"-{2**70}" in answers[3][1]
+    assert not answers[2][0] and "nested too deeply" in answers[2][1]
