@@ -428,3 +428,23 @@ def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
     assert "A sampling(play=1,bidding=1,widow=1,defence=1)" in result.output
     bad = CliRunner().invoke(main, ["match", "sampling(play=0)", "random", "random"])
     assert bad.exit_code == 2 and "at least 1" in bad.output
+
+
+def test_after_the_aces_a_defender_gives_the_declarer_every_ace_it_cannot_see():
+    """'And the aces' needs all four aces among the declarer's twelve cards (docs/rules.md
+    §3.3): a defender's samples put every ace it does not hold with the declarer."""
+    import numpy as np
+
+    from prefa_sim.bots import SamplingPlayer
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.cards import ACES_MASK, parse_hand
+    from prefa_sim.contracts import parse_contract
+
+    mine = parse_hand("AH KH 9H 8D 7D QC JC 9S 8S 7S")  # one ace here, three unseen
+    obs = Observation(seat=1, dealer=2, phase="defence", hand=mine, legal=(), declarer=0,
+                      contract=parse_contract("7S"), aces=True)
+    player, rng = SamplingPlayer(), np.random.default_rng(6)
+    for _ in range(60):
+        hands = player._sample_hands(obs, rng)
+        assert hands[0] & ACES_MASK == ACES_MASK & ~mine
+        assert [bin(h).count("1") for h in hands] == [10, 10, 10]

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import SUIT_MASKS, Strain, card_suit, iter_cards
+from ..cards import ACES_MASK, SUIT_MASKS, Strain, card_suit, iter_cards, popcount
 from ..contracts import LADDER, Contract
 from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
 from ..position import Position
@@ -368,18 +368,20 @@ class SamplingPlayer(SolvingPlayer):
         this seat knows (``SampleError`` when none does).
 
         A defender deals the declarer twelve cards less those already played (its hand and
-        the discard together), lays away the two the declarer would (``best_discard`` for
-        the contract's strain) and keeps the layout when the ten kept count at least the
-        contract's level less ``declarer_slack`` (``evaluate.declarer_tricks``) and respect
-        the declarer's shown voids; after ``fit_tries`` layouts it takes the one whose
-        declarer counts most."""
+        the discard together; every unseen ace among them when the aces were announced),
+        lays away the two the declarer would (``best_discard`` for the contract's strain)
+        and keeps the layout when the ten kept count at least the contract's level less
+        ``declarer_slack`` (``evaluate.declarer_tricks``) and respect the declarer's shown
+        voids; after ``fit_tries`` layouts it takes the one whose declarer counts most."""
         unknown, places, buckets = self._hidden_buckets(obs)
         model = obs.seat != obs.declarer and obs.declarer in places and -1 in places
         if model:  # the declarer's hand and the discard, dealt as one
             where, gone = places.index(obs.declarer), places.index(-1)
             voids = buckets[where][1]
+            aces = ACES_MASK & unknown if obs.aces else 0  # announced: all with the declarer
+            unknown &= ~aces
             buckets = list(buckets)
-            buckets[where] = (buckets[where][0] + 2, 0)
+            buckets[where] = (buckets[where][0] + 2 - popcount(aces), 0)
             del buckets[gone]
             del places[gone]
             played = sum(1 << card for seat, card in obs.played if seat == obs.declarer)
@@ -396,7 +398,7 @@ class SamplingPlayer(SolvingPlayer):
                     hands[place] = share
             if not model:
                 return hands
-            held = hands[obs.declarer]
+            held = hands[obs.declarer] | aces
             low, high = best_discard(held | played, obs.contract.strain, held)
             hands[obs.declarer] = held & ~(1 << low | 1 << high)
             if any(voids >> suit & 1 and hands[obs.declarer] & SUIT_MASKS[suit]
