@@ -52,11 +52,14 @@ class PrefaGroup(click.Group):
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
     """Report a library ``ValueError`` or an ``OSError`` as a clean command-line error
-    (exit status 1)."""
+    (exit status 1).  A reader that stops reading (``| head``) is not an error to report:
+    Click ends the command quietly."""
     try:
         yield
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise click.ClickException(f"{exc.strerror or exc}{where}") from None

@@ -225,3 +225,26 @@ def test_the_last_trick_with_the_leader_already_empty(solver):
     assert result.exit_code == 0, result.output
     pos = Position(hands, Strain.NT, 0, 0, trick=(parse_hand("-.-.-.K").bit_length() - 1,))
     assert json.loads(result.output)["declarer_tricks"] == solver.solve(pos) == 0
+
+
+def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path):
+    """`prefa solve --batch FILE | head -1`: no error message and no traceback when the
+    reader closes the pipe."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    requests = Path(__file__).parents[1] / "data" / "solve_requests.jsonl"
+    batch = tmp_path / "many.jsonl"
+    batch.write_text(requests.read_text() * 400)
+    prefa = shutil.which("prefa", path=str(Path(sys.executable).parent)) or shutil.which("prefa")
+    assert prefa, "the prefa command is installed with the package"
+    process = subprocess.Popen([str(prefa), "solve", "--batch", str(batch), "-w", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = process.stdout.readline()
+    process.stdout.close()
+    process.wait(timeout=300)
+    error = process.stderr.read().decode()
+    assert json.loads(first)["declarer_tricks"] == 6
+    assert "Error" not in error and "Traceback" not in error, error
