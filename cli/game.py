@@ -88,14 +88,15 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
 
 def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contract: str,
                   kasa: int | None, as_json: bool) -> None:
-    from prefa_sim.bots import PlayerError, make_players
+    from prefa_sim.bots import PlayerError, make_player, player_specs
     from prefa_sim.bots.table import play_game
 
     try:
-        seated = make_players(specs)
+        specs = player_specs(specs)
+        seated = [make_player(spec) for spec in specs]
     except PlayerError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    names = ", ".join(f"seat {s} {p.name}" for s, p in enumerate(seated))
+    names = ", ".join(f"seat {s} {spec}" for s, spec in enumerate(specs))
     click.echo(f"players: {names}; seed {seed}", err=True)
     game_state = None
     try:

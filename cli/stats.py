@@ -130,11 +130,12 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the bootstrap.")
 @click.option("--regret", type=click.IntRange(min=0), default=0, show_default=True,
-              metavar="N", help="Also the double-dummy regret of each kind of decision "
-                                "over the first N deals: the tricks each player's cards, "
-                                "and discards, gave away, and the kapíkia its contracts and "
-                                "defence declarations gave away, against the best choice "
-                                "with every card seen.")
+              metavar="N", help="Also the double-dummy regret of each kind of decision: "
+                                "the tricks each player's cards, and discards, gave away, "
+                                "and the kapíkia its contracts and defence declarations "
+                                "gave away, against the best choice with every card seen; "
+                                "over the first N rows (a deal, or one seating of a "
+                                "duplicate deal) played out, and not void.")
 @click.option("--markdown", is_flag=True, help="Markdown tables.")
 @click.option("--json", "as_json", is_flag=True, help="Every table as one JSON object.")
 def bidding(dataset, bootstrap, seed, regret, markdown, as_json):

@@ -74,7 +74,7 @@ def number_line(number: int, raw: bytes | str) -> Line | None:
 def decode(text: str) -> Any:
     """``json.loads`` with the reader's error messages (``LineError``)."""
     try:
-        return json.loads(text)
+        return json.loads(text.rstrip("\r\n"))  # the column of an error in this line
     except json.JSONDecodeError as exc:
         raise LineError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:

@@ -536,3 +536,10 @@ def test_an_input_that_fails_to_read_is_named():
     assert next(lines).text == '{"calls": []}\n'
     with pytest.raises(InputError, match="cannot read requests.jsonl: Input/output error"):
         next(lines)
+
+
+def test_a_json_error_names_its_column_in_the_line():
+    result = CliRunner().invoke(main, ["solve", "--batch", "-"], input=b'{"hands": [1,2\n')
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {
+        "line": 1, "error": "not valid JSON: Expecting ',' delimiter (column 15)"}
