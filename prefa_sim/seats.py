@@ -88,6 +88,13 @@ def first_hand(dealer: int) -> int:
     return (dealer + 1) % 3
 
 
+def seats_in_play(declarer: int, defenders: Iterable[str]) -> tuple[int, ...]:
+    """The seats that play, in order: the declarer's and those of the ``defenders`` named
+    (``first`` sits after the declarer, ``second`` after ``first``)."""
+    offset = {"first": 1, "second": 2}
+    return tuple(sorted({declarer, *((declarer + offset[r]) % 3 for r in defenders)}))
+
+
 def opening_leader(dealer: int, active: Sequence[int]) -> int:
     """The first active seat counting from first hand (docs/rules.md §5)."""
     for k in (1, 2, 3):

@@ -146,6 +146,18 @@ def settle(contract: Contract, declarations: Sequence[str] = (),
                         last_contract)
 
 
+def declarer_result(contract: Contract, declarations: Sequence[str], tricks: int, *,
+                    aces: bool = False, pot: int = 1500,
+                    last_contract: LastContractMode = "normal") -> Fraction:
+    """The declarer's change of result (``Settlement.result``) taking ``tricks`` against
+    the defenders who play after ``declarations`` (credited with all ten when both pass).
+    How the defenders share the rest does not change it."""
+    players = defence_of(declarations).players
+    share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
+    return settle(contract, declarations, share, aces=aces, pot=pot,
+                  last_contract=last_contract).result["declarer"]
+
+
 def _check_tricks(tricks: Mapping[str, int] | None, defence: Defence) -> dict[str, int]:
     if tricks is None:
         raise SettlementError("tricks are needed when a defender plays")

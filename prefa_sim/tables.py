@@ -16,7 +16,7 @@ __all__ = ["MODES", "TableRow", "active_seats", "deal_table", "opening_leader"]
 from dataclasses import dataclass
 
 from .cards import Bitboard, Strain
-from .seats import opening_leader
+from .seats import opening_leader, seats_in_play
 from .solver import Solver
 
 MODES = ("both", "first", "second")
@@ -39,10 +39,7 @@ class TableRow:
 
 def active_seats(declarer: int, mode: str) -> tuple[int, ...]:
     """The seats that play for a declarer and a defence mode."""
-    first, second = (declarer + 1) % 3, (declarer + 2) % 3
-    seats = {"both": (declarer, first, second), "first": (declarer, first),
-             "second": (declarer, second)}[mode]
-    return tuple(sorted(seats))
+    return seats_in_play(declarer, ("first", "second") if mode == "both" else (mode,))
 
 
 def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, dealer: int,

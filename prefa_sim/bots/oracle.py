@@ -15,8 +15,8 @@ import numpy as np
 from ..contracts import best_contract
 from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
 from ..position import Position
-from ..seats import opening_leader
-from ..settlement import DEFENCES, settle
+from ..seats import opening_leader, seats_in_play
+from ..settlement import DEFENCES, declarer_result
 from ..solver import Solver
 from .base import SolvingPlayer
 from .observation import Observation
@@ -87,20 +87,15 @@ class OraclePlayer(SolvingPlayer):
         for sequence, defence in DEFENCES.items():
             if len(sequence) <= len(said) or sequence[:len(said)] != said:
                 continue
-            roles = ("declarer", *defence.players)
-            active = sorted({(deal.declarer + {"declarer": 0, "first": 1, "second": 2}[r]) % 3
-                             for r in roles})
+            tricks = 10
             if defence.players:
-                position = Position(tuple(deal.hands), deal.contract.strain,
-                                    opening_leader(deal.dealer, active), deal.declarer,
-                                    tuple(active))
-                t = self.solver.solve(position)
-                tricks = {"declarer": t, defence.players[0]: 10 - t}
-            else:
-                tricks = None
+                active = seats_in_play(deal.declarer, defence.players)
+                tricks = self.solver.solve(Position(
+                    tuple(deal.hands), deal.contract.strain, opening_leader(deal.dealer, active),
+                    deal.declarer, active))
             # Results are zero-sum: what leaves the declarer least pays the defence most.
-            cost = settle(deal.contract, sequence, tricks, aces=deal.aces, pot=deal.pot,
-                          last_contract=deal.last_contract).result["declarer"]
+            cost = declarer_result(deal.contract, sequence, tricks, aces=deal.aces,
+                                   pot=deal.pot, last_contract=deal.last_contract)
             if best_cost is None or cost < best_cost:
                 best_word, best_cost = sequence[len(said)], cost
         return Declare(best_word)

@@ -26,8 +26,8 @@ from ..contracts import LADDER, Contract
 from ..deal import Deal, Play
 from ..game import parse_action
 from ..position import Position
-from ..seats import opening_leader
-from ..settlement import DEFENCES, settle
+from ..seats import opening_leader, seats_in_play
+from ..settlement import DEFENCES, declarer_result, settle
 from ..solver import Solver
 from ..stats.bidding import players_of
 from ..stats.intervals import Estimate, bootstrap_mean
@@ -122,7 +122,6 @@ class _Layout:
     def __init__(self, deal: Deal, solver: Solver) -> None:
         self.deal, self.solver = deal, solver
         self.declarer = deal.declarer
-        self.others = [h for s, h in enumerate(deal.hands) if s != deal.declarer]
         self._tricks: dict = {}
 
     def tricks(self, kept: int, strain: Strain, active: tuple[int, ...]) -> int:
@@ -138,19 +137,15 @@ class _Layout:
     def by_sequence(self, kept: int, contract: Contract, aces: bool) -> dict:
         """The declarer's money (``Settlement.result``) against each declaration
         sequence, the play double-dummy."""
-        d = self.declarer
-        seat = {"first": (d + 1) % 3, "second": (d + 2) % 3}
         out = {}
         for sequence, defence in DEFENCES.items():
-            share = None
+            tricks = 10
             if defence.players:
-                active = tuple(sorted({d, *(seat[r] for r in defence.players)}))
-                t = self.tricks(kept, contract.strain, active)
-                share = {"declarer": t, defence.players[0]: 10 - t}
-            out[sequence] = float(settle(contract, sequence, share, aces=aces,
-                                         pot=self.deal.pot,
-                                         last_contract=self.deal.last_contract
-                                         ).result["declarer"])
+                tricks = self.tricks(kept, contract.strain,
+                                     seats_in_play(self.declarer, defence.players))
+            out[sequence] = float(declarer_result(contract, sequence, tricks, aces=aces,
+                                                  pot=self.deal.pot,
+                                                  last_contract=self.deal.last_contract))
         return out
 
     def against_best_defence(self, kept: int, contract: Contract, aces: bool) -> float:

@@ -44,8 +44,8 @@ from ..cards import ACES_MASK, SUIT_MASKS, Strain, card_suit, iter_cards, popcou
 from ..contracts import LADDER, Contract
 from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
 from ..position import Position
-from ..seats import opening_leader
-from ..settlement import DEFENCES, settle
+from ..seats import opening_leader, seats_in_play
+from ..settlement import DEFENCES, declarer_result, settle
 from ..solver import Solver
 from .base import SolvingPlayer
 from .evaluate import best_discard, declarer_tricks, defender_tricks
@@ -169,13 +169,10 @@ class SamplingPlayer(SolvingPlayer):
     @staticmethod
     def _declarer_money(obs: Observation, contract: Contract, sequence: tuple[str, ...],
                         tricks: int, aces: bool = False) -> float:
-        """The declarer's change of result (``Settlement.result``) when taking ``tricks``
-        against ``sequence``; the defence's is its negative (results are zero-sum), and
-        the share of the defenders' tricks changes neither."""
-        players = DEFENCES[sequence].players
-        share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
-        return float(settle(contract, sequence, share, aces=aces, pot=obs.pot,
-                            last_contract=obs.last_contract).result["declarer"])
+        """The declarer's change of result when taking ``tricks`` against ``sequence``;
+        the defence's is its negative (results are zero-sum)."""
+        return float(declarer_result(contract, sequence, tricks, aces=aces, pot=obs.pot,
+                                     last_contract=obs.last_contract))
 
     def _declarer_value(self, obs: Observation, contract: Contract, tricks: int,
                         aces: bool = False) -> float:
@@ -277,7 +274,6 @@ class SamplingPlayer(SolvingPlayer):
         declarer = obs.declarer
         partner = 3 - declarer - obs.seat
         roles = {(declarer + 1) % 3: "first", (declarer + 2) % 3: "second"}
-        seats = {"first": (declarer + 1) % 3, "second": (declarer + 2) % 3}
         sequences = [q for q in DEFENCES if len(q) > len(said) and q[:len(said)] == said]
         samples = []  # per sample: (own money by sequence, the partner's hand)
         for _ in range(self.params.defence):
@@ -286,7 +282,7 @@ class SamplingPlayer(SolvingPlayer):
             money = {}
             for sequence in sequences:
                 players = DEFENCES[sequence].players
-                active = tuple(sorted({declarer, *(seats[r] for r in players)}))
+                active = seats_in_play(declarer, players)
                 if players and active not in tricks:
                     position = Position(tuple(hands), obs.contract.strain,
                                         opening_leader(obs.dealer, active), declarer, active)
