@@ -49,22 +49,28 @@ class Watcher(Player):
         return self.inner.act(obs, rng)
 
 
-@pytest.mark.parametrize("mix", ["random", "heuristic,random,random",
-                                 "random,heuristic,random", "random,random,heuristic",
-                                 "heuristic"])
-def test_only_legal_moves_and_only_what_the_seat_sees(mix, monkeypatch):
-    """10,000 deals over the mixes: every decision legal (the table checks), every
-    observation free of hidden cards, the money of each deal summing to zero."""
+@pytest.fixture
+def deals(monkeypatch) -> dict:
+    """``deals["current"]``: the deal the table is playing, for ``Watcher``."""
     import prefa_sim.bots.table as table
 
-    deals = {}
+    current = {}
     original = table.play_out
 
     def remember(deal, players, rng):
-        deals["current"] = deal
+        current["current"] = deal
         return original(deal, players, rng)
 
     monkeypatch.setattr(table, "play_out", remember)
+    return current
+
+
+@pytest.mark.parametrize("mix", ["random", "heuristic,random,random",
+                                 "random,heuristic,random", "random,random,heuristic",
+                                 "heuristic"])
+def test_only_legal_moves_and_only_what_the_seat_sees(mix, deals):
+    """10,000 deals over the mixes: every decision legal (the table checks), every
+    observation free of hidden cards, the money of each deal summing to zero."""
     players = [Watcher(p, deals) for p in make_players(mix)]
     phases = set()
     for i in range(2000):
@@ -80,20 +86,11 @@ def test_only_legal_moves_and_only_what_the_seat_sees(mix, monkeypatch):
 
 
 @pytest.mark.parametrize("seats", [(0,), (1,), (2,), (0, 1, 2)])
-def test_the_sampling_player_makes_only_legal_moves_and_sees_only_its_seat(seats, monkeypatch):
+def test_the_sampling_player_makes_only_legal_moves_and_sees_only_its_seat(seats, deals):
     """The sampling player (few samples: the same code paths, faster) in each seat against
     random players, and three of them; claims, refusals and two-handed play included."""
-    import prefa_sim.bots.table as table
     from prefa_sim.bots import SamplingParams, SamplingPlayer
 
-    deals = {}
-    original = table.play_out
-
-    def remember(deal, players, rng):
-        deals["current"] = deal
-        return original(deal, players, rng)
-
-    monkeypatch.setattr(table, "play_out", remember)
     sampler = SamplingPlayer(SamplingParams(bidding=1, widow=1, defence=2, play=1))
     players = [Watcher(sampler if s in seats else RandomPlayer(), deals) for s in range(3)]
     kinds = set()
