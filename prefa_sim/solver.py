@@ -33,6 +33,8 @@ from .engine.search import (
     MAX_MOVES,
     MAX_PLY,
     STATS_SIZE,
+    TABLE_COLUMNS,
+    WAYS,
     WORK_COLUMNS,
 )
 from .position import Position, PositionError
@@ -61,7 +63,7 @@ class Solver:
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         if not 10 <= table_bits <= 28:
             raise ValueError("table_bits must be between 10 and 28")
-        self.table = np.zeros((1 << table_bits, 2), dtype=np.int64)
+        self.table = np.zeros(((1 << table_bits) // WAYS, TABLE_COLUMNS), dtype=np.int64)
         self._work = np.zeros((MAX_PLY, WORK_COLUMNS), dtype=np.int64)
         self._moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)

@@ -55,6 +55,24 @@ def endings(draw, min_tricks=1, max_tricks=4, trick_start=False):
     seed = draw(st.integers(0, 2**32 - 1))
     return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played)
 
+def relocate_below(pos: Position, relevant: int, seed: int) -> Position:
+    """``pos`` with the cards of each suit below its lowest relevant card dealt again at
+    random among the hands that held them, each hand keeping its length in the suit."""
+    rng = random.Random(seed)
+    hands = [pos.hand(s) if s in pos.active else 0 for s in range(3)]
+    for suit in range(4):
+        in_suit = [c for c in range(8 * suit, 8 * suit + 8)
+                   if any(h >> c & 1 for h in hands)]
+        floor = min((c for c in in_suit if relevant >> c & 1), default=8 * suit + 8)
+        low = [c for c in in_suit if c < floor]
+        owners = [next(s for s in range(3) if hands[s] >> c & 1) for c in low]
+        rng.shuffle(owners)
+        for c, owner in zip(low, owners, strict=True):
+            for s in range(3):
+                hands[s] &= ~(1 << c)
+            hands[owner] |= 1 << c
+    return Position(tuple(hands), pos.trump, pos.leader, pos.declarer, pos.active)
+
 
 def reference_value(pos: Position) -> int:
     """The declarer's tricks from ``pos`` by plain exhaustive minimax."""

@@ -1,24 +1,46 @@
-"""The search's sure-trick bounds never promise more than best play gives."""
+"""The search's sure-trick bounds never promise more than best play gives, and hold
+wherever the cards they name as relevant lie the same (partial positions)."""
 
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prefa_sim.engine.search import quick_tricks, stopper_tricks, sure_trump_tricks
+from prefa_sim.position import Position
 
-from .helpers import endings, reference_value
+from .helpers import endings, reference_value, relocate_below
+
+
+def hands_array(pos: Position) -> np.ndarray:
+    return np.array([pos.hand(s) if s in pos.active else 0 for s in range(3)], dtype=np.int64)
+
+
+def bounds(pos: Position) -> list[tuple[int, int, bool]]:
+    """Every bound as (tricks, relevant cards, for the declarer?)."""
+    hands = hands_array(pos)
+    declarer, trump = pos.declarer, int(pos.trump)
+    trump_lower, trump_defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
+                                                                           trump)
+    stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(hands, declarer, trump,
+                                                              len(pos.active))
+    quick, rel_quick = quick_tricks(hands, pos.leader, trump)
+    return [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
+            (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
+            (quick, rel_quick, pos.leader == declarer)]
 
 
 @settings(max_examples=1500, deadline=None)
 @given(endings(trick_start=True))
 def test_bounds_hold_at_trick_starts(pos):
-    hands = np.array([pos.hand(s) if s in pos.active else 0 for s in range(3)], dtype=np.int64)
     value = reference_value(pos)
-    defence = pos.tricks_left - value
-    declarer, trump = pos.declarer, int(pos.trump)
+    for tricks, _, for_declarer in bounds(pos):
+        assert tricks <= (value if for_declarer else pos.tricks_left - value)
 
-    trump_lower, trump_defence = sure_trump_tricks(hands, declarer, trump)
-    stop_lower, stop_defence = stopper_tricks(hands, declarer, trump, len(pos.active))
-    quick = quick_tricks(hands, pos.leader, trump)
-    assert trump_lower <= value and stop_lower <= value
-    assert trump_defence <= defence and stop_defence <= defence
-    assert quick <= (value if pos.leader == declarer else defence)
+
+@settings(max_examples=600, deadline=None)
+@given(endings(min_tricks=2, max_tricks=4, trick_start=True), st.integers(0, 2**32 - 1))
+def test_bounds_hold_wherever_the_irrelevant_cards_lie(pos, seed):
+    for tricks, relevant, for_declarer in bounds(pos):
+        other = relocate_below(pos, int(relevant), seed)
+        value = reference_value(other)
+        assert tricks <= (value if for_declarer else other.tricks_left - value)

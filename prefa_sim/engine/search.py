@@ -8,9 +8,9 @@ tree without call overhead:
 
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
 * at each trick start: trivial bounds, the last trick played out directly, the
-  transposition table (keyed by relative ranks, see ``lookup.RELATIVE_RANKS``),
-  then quick tricks for the side on lead, sure trump tricks for each side and
-  the tricks top cards in side suits the other side holds are sure to take;
+  transposition table (partial positions, below), then quick tricks for the
+  side on lead, sure trump tricks for each side and the tricks top cards in
+  side suits the other side holds are sure to take;
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
@@ -19,6 +19,19 @@ tree without call overhead:
 The table stores lower and upper bounds on the declarer's tricks from a trick
 start, so bounds found for one target serve every later target, discard,
 or deal with the same strain, declarer and active seats.
+
+Partial positions.  Every result comes with the set of cards whose ranks it
+depended on: the cards that won a trick by beating a card of their own suit
+(with the equal cards below them in the same hand, which the search stood
+for), and the top cards the sure-trick bounds counted.  A trick start is
+stored under every seat's length in every suit (``length_key``) and, within
+each suit, only who holds the cards from the lowest relevant one up, counted
+among the cards still in play (``relevance_mask`` over ``rank_key``).  Any
+position with the same lengths and the same holders of those cards has the
+same result: the other cards of a suit lie below all of them and only ever
+lose to them or win by suit, never by rank.  So one entry answers for every
+way the low cards can lie.  A bucket of ``WAYS`` entries holds results whose
+length keys hash to it; a probe checks each, a store replaces the oldest.
 
 Context array ``ctx`` (int64): ``[trump, declarer, active_mask, n_active, generation]``.
 """
@@ -36,8 +49,11 @@ MAX_PLY = 34
 
 # Columns of the per-ply work array.
 (W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
- W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER) = range(15)
-WORK_COLUMNS = 15
+ W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER, W_REL, W_TRICK_REL) = range(17)
+WORK_COLUMNS = 17
+# W_SLOT, W_KEY1, W_KEY2: the table bucket, length key and rank key of a searched trick start.
+# W_REL: the cards whose ranks the results of the moves tried so far depended on.
+# W_TRICK_REL: the same for the trick that the move at that row completed (0 if none).
 # W_LAZY: 1 while only the stored lead (W_FIRST) has been listed; the other leads are
 # generated only if it fails to decide the node.
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
@@ -49,11 +65,22 @@ SUIT_BITS = 255
 RANK_BITS = 0x01010101
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
+# Columns of the transposition table: the length key, the data word, the rank key
+# restricted to the relevant cards, and that restriction's mask.
+WAYS = 8
+"""Entries per bucket: a row of the table is a bucket."""
+T_LENGTHS, T_DATA, T_KEY, T_MASK = 0, WAYS, 2 * WAYS, 3 * WAYS
+"""First columns of each field in a bucket: the fields of way ``w`` are at ``T_* + w``,
+so that a probe reads the length keys of all ways from one cache line."""
+TABLE_COLUMNS = 4 * WAYS
+LENGTH_BITS = (1 << 60) - 1
+_FIFO_SHIFT = 60  # the next way to replace, kept in the top bits of way 0's length key
+
+# Fields of the data word.
 GENERATION_MASK = (1 << 22) - 1
-KEY2_MASK = (1 << 48) - 1
-_LOWER_SHIFT = 48
-_UPPER_SHIFT = 52
-_MOVE_SHIFT = 56  # 1 valid bit, 2 suit bits, 3 relative-rank bits of the lead that cut
+_LOWER_SHIFT = 22
+_UPPER_SHIFT = 26
+_MOVE_SHIFT = 30  # 1 valid bit, 2 suit bits, 3 relative-rank bits of the lead that cut
 
 STAT_NODES = 0
 STAT_TT_HITS = 1
@@ -98,26 +125,106 @@ def legal_moves(hand, lead_card, trump):
 
 
 @njit(cache=True, inline="always")
-def position_key(hands, leader, ctx, rel_tab):
-    """Transposition key of a trick start: who holds which relative rank, and who leads."""
+def suit_lengths(hand):
+    """The hand's length in each suit, one per byte (a population count per byte)."""
+    v = hand - ((hand >> 1) & 0x55555555)
+    v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
+    return (v + (v >> 4)) & 0x0F0F0F0F
+
+
+@njit(cache=True, inline="always")
+def length_key(hands, leader, ctx):
+    """Bucket key of a trick start: every seat's length in every suit (seat 0's and 1's
+    in the low and high half of each byte of bits 0-31, seat 2's in the low halves of
+    bits 32-63), who leads, and the strain, declarer and seats in play (high halves)."""
+    key = suit_lengths(hands[0]) | (suit_lengths(hands[1]) << 4)
+    key |= suit_lengths(hands[2]) << 32
+    key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (ctx[CTX_TRUMP] << 44)
+    return key | (ctx[CTX_ACTIVE] << 52)
+
+
+@njit(cache=True, inline="always")
+def rank_key(hands, rel_tab):
+    """Who holds which relative rank: seat 0's cards of each suit renumbered among the
+    cards still in play in bits 0-31, seat 1's in bits 32-63 (seat 2 holds the rest).
+    Returns the key and the mask of its bits for the top card of each suit."""
     rem = hands[0] | hands[1] | hands[2]
-    key1 = np.int64(0)
-    key2 = np.int64(0)
+    key = np.int64(0)
+    tops = np.int64(0)
     for s in range(4):
         sh = 8 * s
         r = (rem >> sh) & SUIT_BITS
         if r == 0:
             continue
         base = r << 8
-        key1 |= np.int64(rel_tab[base | ((hands[0] >> sh) & SUIT_BITS)]) << sh
-        key1 |= np.int64(rel_tab[base | ((hands[1] >> sh) & SUIT_BITS)]) << (sh + 32)
-        key2 |= popcount(r) << (4 * s)
-    key2 |= leader << 16
-    key2 |= ctx[CTX_TRUMP] << 18
-    key2 |= ctx[CTX_DECLARER] << 21
-    key2 |= ctx[CTX_ACTIVE] << 23
-    key2 |= (ctx[CTX_GENERATION] & GENERATION_MASK) << 26
-    return key1, key2
+        key |= np.int64(rel_tab[base | ((hands[0] >> sh) & SUIT_BITS)]) << sh
+        key |= np.int64(rel_tab[base | ((hands[1] >> sh) & SUIT_BITS)]) << (sh + 32)
+        top = np.int64(1) << (popcount(r) - 1 + sh)
+        tops |= top | (top << 32)
+    return key, tops
+
+
+@njit(cache=True, inline="always")
+def relevance_mask(rel, in_play):
+    """The bits of a rank key that a result depending on the cards ``rel`` needs: in each
+    suit, the relative ranks from the lowest card of ``rel`` up, in both halves."""
+    mask = np.int64(0)
+    for s in range(4):
+        sh = 8 * s
+        ip = (in_play >> sh) & SUIT_BITS
+        w = (rel >> sh) & ip
+        if w:
+            r = popcount(ip)
+            k = popcount(ip >> lowest_bit(w))
+            m = ((np.int64(1) << k) - 1) << (r - k)
+            mask |= (m << sh) | (m << (sh + 32))
+    return mask
+
+
+@njit(cache=True, inline="always")
+def tops_mask(in_play):
+    """The bits of a rank key for the top card of each suit (always part of an entry's
+    key, so that they can choose its bucket)."""
+    tops = np.int64(0)
+    for s in range(4):
+        r = popcount((in_play >> (8 * s)) & SUIT_BITS)
+        if r:
+            top = np.int64(1) << (r - 1 + 8 * s)
+            tops |= top | (top << 32)
+    return tops
+
+
+@njit(cache=True, inline="always")
+def relevant_cards(mask, in_play):
+    """The cards a ``relevance_mask`` stands for in the position ``in_play``, given as the
+    lowest relevant card of each suit (relevance always extends upward)."""
+    rel = np.int64(0)
+    for s in range(4):
+        sh = 8 * s
+        m = (mask >> sh) & SUIT_BITS
+        if m:
+            ip = (in_play >> sh) & SUIT_BITS
+            for _ in range(lowest_bit(m)):
+                ip &= ip - 1
+            rel |= np.int64(1) << (sh + lowest_bit(ip))
+    return rel
+
+
+@njit(cache=True, inline="always")
+def trick_relevance(best, winner, on_table, hands):
+    """Cards whose ranks decided a complete trick won by ``best`` (seat ``winner``).
+
+    None when ``best`` won by suit alone; otherwise ``best`` and the cards below it
+    in the same unbroken run of the winner's hand, which the search let ``best``
+    stand for: given as the lowest of them.
+    """
+    suit = SUIT_BITS << (8 * (best >> 3))
+    if popcount(on_table & suit) < 2:
+        return np.int64(0)
+    below = (hands[0] | hands[1] | hands[2] | on_table) & suit & ((np.int64(1) << best) - 1)
+    others = below & ~hands[winner]
+    run = below & _above(highest_bit(others)) if others else below
+    return np.int64(1) << (lowest_bit(run) if run else best)
 
 
 @njit(cache=True, inline="always")
@@ -129,24 +236,71 @@ def encode_move(card, hands):
 
 
 @njit(cache=True, inline="always")
-def decode_move(code, hands):
-    """The card that ``encode_move`` encoded, or -1 when ``code`` holds none."""
+def decode_move(code, hands, player):
+    """The card that ``encode_move`` encoded, or -1 when ``code`` holds none or the card
+    is not ``player``'s (an entry matched on other cards than the lead)."""
     if not code & 32:
         return -1
     s = (code >> 3) & 3
     rem = ((hands[0] | hands[1] | hands[2]) >> (8 * s)) & SUIT_BITS
     for _ in range(code & 7):
         rem &= rem - 1
-    return 8 * s + lowest_bit(rem)
+    card = 8 * s + lowest_bit(rem) if rem else -1
+    if card >= 0 and (hands[player] >> card) & 1:
+        return card
+    own = (hands[player] >> (8 * s)) & SUIT_BITS
+    return 8 * s + lowest_bit(own) if own else -1
 
 
 @njit(cache=True, inline="always")
-def table_slot(key1, key2, mask):
-    """Slot of a key in a table of ``mask + 1`` entries."""
-    h = (key1 ^ (key2 * 0x2545F491)) * _HASH_MULT
+def table_bucket(lengths, generation, mask):
+    """Bucket (row) of a length key in a table of ``mask + 1`` rows."""
+    h = (lengths ^ (generation * 0x2545F491)) * _HASH_MULT
     h ^= (h >> 31) & 0x1FFFFFFFF
     h *= _HASH_MULT
     return (h >> 20) & mask
+
+
+@njit(cache=True, inline="always")
+def probe(table, bucket, lengths, key, generation, target):
+    """Look a trick start up: ``(result, way, hint)``.  ``result`` is 1 when an entry
+    proves the declarer reaches ``target``, 0 when one proves it fails (``way`` is
+    that entry's), -1 otherwise; ``hint`` is the way of an entry with a stored lead, or -1."""
+    hint = -1
+    for w in range(WAYS):
+        if (table[bucket, T_LENGTHS + w] & LENGTH_BITS) != lengths:
+            continue
+        data = table[bucket, T_DATA + w]
+        if (data & GENERATION_MASK) != generation or (
+                key & table[bucket, T_MASK + w]) != table[bucket, T_KEY + w]:
+            continue
+        if ((data >> _LOWER_SHIFT) & 15) >= target:
+            return 1, w, hint
+        if ((data >> _UPPER_SHIFT) & 15) < target:
+            return 0, w, hint
+        if hint < 0 and (data >> _MOVE_SHIFT) & 32:
+            hint = w
+    return -1, -1, hint
+
+
+@njit(cache=True, inline="always")
+def store(table, bucket, lengths, key, mask, generation, tricks, target, val, move):
+    """Record that the declarer does (``val``) or does not reach ``target`` from a trick
+    start where ``tricks`` are left, for every position that matches ``key`` on ``mask``,
+    in place of the bucket's oldest entry.  (Merging with an entry for the same
+    positions found nothing more on the benchmark deals: a probe reads every way.)
+    """
+    way = table[bucket, T_LENGTHS] >> _FIFO_SHIFT
+    lower = target if val else 0
+    upper = tricks if val else target - 1
+    table[bucket, T_LENGTHS + way] = lengths
+    following = way + 1 if way < WAYS - 1 else 0
+    table[bucket, T_LENGTHS] = (table[bucket, T_LENGTHS] & LENGTH_BITS) | (
+        following << _FIFO_SHIFT)
+    table[bucket, T_KEY + way] = key & mask
+    table[bucket, T_MASK + way] = mask
+    table[bucket, T_DATA + way] = (generation | (lower << _LOWER_SHIFT)
+                                   | (upper << _UPPER_SHIFT) | (move << _MOVE_SHIFT))
 
 
 @njit(cache=True, inline="always")
@@ -158,7 +312,7 @@ def quick_tricks(hands, leader, trump):
     suit, the others are void after they are cashed and every card of the suit
     counts.  In a side suit the count is limited by the length of any other
     player who holds trumps.  Seats out of play hold no cards, so they never
-    limit anything.
+    limit anything.  Returns ``(tricks, relevant cards)``: the top cards counted.
     """
     mine = hands[leader]
     next1 = hands[leader + 1 if leader < 2 else 0]
@@ -168,15 +322,21 @@ def quick_tricks(hands, leader, trump):
     ruffer1 = next1 & tmask != 0
     ruffer2 = next2 & tmask != 0
     total = 0
+    rel = np.int64(0)
     for s in range(4):
         sh = 8 * s
         h = (mine >> sh) & SUIT_BITS
         if h == 0:
             continue
         o = (others >> sh) & SUIT_BITS
-        n = popcount(h) if o == 0 else popcount(h >> (highest_bit(o) + 1))
-        if n == 0:
-            continue
+        if o == 0:
+            n = popcount(h)
+        else:
+            top = h & _above(highest_bit(o))
+            n = popcount(top)
+            if n == 0:
+                continue
+            rel |= top << sh
         len1 = popcount((next1 >> sh) & SUIT_BITS)
         len2 = popcount((next2 >> sh) & SUIT_BITS)
         if n >= len1 and n >= len2:
@@ -187,7 +347,7 @@ def quick_tricks(hands, leader, trump):
             if ruffer2:
                 n = min(n, len2)
         total += n
-    return total
+    return total, rel
 
 
 @njit(cache=True, inline="always")
@@ -198,10 +358,11 @@ def sure_trump_tricks(hands, declarer, trump):
     by the end, so the declarer's count is a sure minimum.  A defender's top
     trumps may fall on the partner's winning trump, but each still marks a
     distinct defence trick, so the larger of the two defenders' counts is sure.
-    Returns ``(declarer_tricks, defence_tricks)``.
+    Returns ``(declarer_tricks, defence_tricks, relevant cards for the first,
+    for the second)``.
     """
     if trump >= NO_TRUMP:
-        return 0, 0
+        return 0, 0, np.int64(0), np.int64(0)
     sh = 8 * trump
     mine = (hands[declarer] >> sh) & SUIT_BITS
     first = (hands[declarer + 1 if declarer < 2 else 0] >> sh) & SUIT_BITS
@@ -210,7 +371,10 @@ def sure_trump_tricks(hands, declarer, trump):
     mine_top = highest_bit(mine) if mine else -1
     theirs_top = highest_bit(theirs) if theirs else -1
     defence = max(popcount(first >> (mine_top + 1)), popcount(second >> (mine_top + 1)))
-    return popcount(mine >> (theirs_top + 1)), defence
+    declarer_top = mine >> (theirs_top + 1) << (theirs_top + 1)
+    rel_declarer = declarer_top << sh if theirs else np.int64(0)
+    rel_defence = np.int64(1) << (sh + mine_top) if mine else np.int64(0)
+    return popcount(declarer_top), defence, rel_declarer, rel_defence
 
 
 @njit(cache=True, inline="always")
@@ -227,13 +391,16 @@ def stopper_tricks(hands, declarer, trump, nact):
     tricks are sure, and the tricks of different suits are different tricks.
     With two hands the same holds for the declarer against the one defender;
     with three it does not, as a defender may discard on the partner's tricks.
-    Returns ``(declarer_tricks, defence_tricks)``.
+    Returns ``(declarer_tricks, defence_tricks, relevant cards for the first,
+    for the second)``.
     """
     mine = hands[declarer]
     first = hands[declarer + 1 if declarer < 2 else 0]
     second = hands[declarer - 1 if declarer > 0 else 2]
     lower = 0
     defence = 0
+    rel_lower = np.int64(0)
+    rel_defence = np.int64(0)
     for s in range(4):
         if s == trump:
             continue
@@ -245,17 +412,23 @@ def stopper_tricks(hands, declarer, trump, nact):
         above = highest_bit(m) + 1
         k = max(popcount(((first >> sh) & SUIT_BITS) >> above),
                 popcount(((second >> sh) & SUIT_BITS) >> above))
-        defence += min(k, n)
+        if k:
+            defence += min(k, n)
+            rel_defence |= np.int64(1) << (sh + above - 1)
         if nact == 2:
             o = ((first | second) >> sh) & SUIT_BITS
             if o:
-                lower += min(popcount(m >> (highest_bit(o) + 1)), popcount(o))
-    return lower, defence
+                top = m & _above(highest_bit(o))
+                if top:
+                    lower += min(popcount(top), popcount(o))
+                    rel_lower |= top << sh
+    return lower, defence, rel_lower, rel_defence
 
 
 @njit(cache=True, inline="always")
-def last_trick_winner(hands, leader, trump, active):
-    """Winner of the last trick, each active seat holding one card."""
+def last_trick(hands, leader, trump, active):
+    """Winner of the last trick, each active seat holding one card, and the winning card
+    when it won by rank (else 0), as a mask."""
     best = lowest_bit(hands[leader])
     winner = leader
     seat = next_active(leader, active)
@@ -265,7 +438,8 @@ def last_trick_winner(hands, leader, trump, active):
             best = c
             winner = seat
         seat = next_active(seat, active)
-    return winner
+    same_suit = (hands[0] | hands[1] | hands[2]) & (SUIT_BITS << (8 * (best >> 3)))
+    return winner, (np.int64(1) << best) if popcount(same_suit) > 1 else np.int64(0)
 
 
 @njit(cache=True, inline="always")
@@ -469,69 +643,80 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
     declarer = ctx[CTX_DECLARER]
     active = ctx[CTX_ACTIVE]
     nact = ctx[CTX_N_ACTIVE]
+    generation = ctx[CTX_GENERATION] & GENERATION_MASK
     tt_mask = table.shape[0] - 1
     p = root
     work[p, W_POS] = root
     work[p, W_TARGET] = target
     state = _SETUP
     val = False
+    rel = np.int64(0)  # the cards whose ranks the result being returned depends on
     while True:
         if state == _SETUP:
             stats[STAT_NODES] += 1
             player = work[p, W_PLAYER]
             t = work[p, W_TARGET]
             work[p, W_SLOT] = -1
+            work[p, W_REL] = 0
             if work[p, W_POS] == 0:
                 r = popcount(hands[player])
-                if t <= 0:
-                    val = True
-                    state = _RETURN
-                    continue
-                if t > r:
-                    val = False
+                rel = 0
+                if t <= 0 or t > r:
+                    val = t <= 0
                     state = _RETURN
                     continue
                 if r == 1:
-                    val = last_trick_winner(hands, player, trump, active) == declarer
+                    winner, rel = last_trick(hands, player, trump, active)
+                    val = winner == declarer
                     state = _RETURN
                     continue
-                k1, k2 = position_key(hands, player, ctx, rel_tab)
-                slot = table_slot(k1, k2, tt_mask)
-                entry = table[slot, 1]
+                lengths = length_key(hands, player, ctx)
+                key, tops = rank_key(hands, rel_tab)
+                bucket = table_bucket(lengths, generation, tt_mask)
+                found, entry, hint = probe(table, bucket, lengths, key, generation, t)
+                if found >= 0:
+                    stats[STAT_TT_HITS] += 1
+                    val = found == 1
+                    rel = relevant_cards(table[bucket, T_MASK + entry],
+                                         hands[0] | hands[1] | hands[2])
+                    state = _RETURN
+                    continue
                 work[p, W_FIRST] = -1
-                if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
-                    work[p, W_FIRST] = decode_move(entry >> _MOVE_SHIFT, hands)
-                    if ((entry >> _LOWER_SHIFT) & 15) >= t:
-                        stats[STAT_TT_HITS] += 1
-                        val = True
-                        state = _RETURN
-                        continue
-                    if ((entry >> _UPPER_SHIFT) & 15) < t:
-                        stats[STAT_TT_HITS] += 1
-                        val = False
-                        state = _RETURN
-                        continue
-                lower, defence = sure_trump_tricks(hands, declarer, trump)
-                q = quick_tricks(hands, player, trump)
+                if hint >= 0:
+                    code = table[bucket, T_DATA + hint] >> _MOVE_SHIFT
+                    work[p, W_FIRST] = decode_move(code, hands, player)
+                lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
+                                                                           trump)
+                q, rel_q = quick_tricks(hands, player, trump)
                 if player == declarer:
-                    lower = max(lower, q)
-                else:
-                    defence = max(defence, q)
+                    if q > lower:
+                        lower = q
+                        rel_lower = rel_q
+                elif q > defence:
+                    defence = q
+                    rel_defence = rel_q
                 if nact == 2 or t == r:  # with three hands it pays only for all the tricks
-                    stop_lower, stop_defence = stopper_tricks(hands, declarer, trump, nact)
-                    lower = max(lower, stop_lower)
-                    defence = max(defence, stop_defence)
+                    stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(
+                        hands, declarer, trump, nact)
+                    if stop_lower > lower:
+                        lower = stop_lower
+                        rel_lower = rel_sl
+                    if stop_defence > defence:
+                        defence = stop_defence
+                        rel_defence = rel_sd
                 if lower >= t:
                     val = True
+                    rel = rel_lower
                     state = _RETURN
                     continue
                 if r - defence < t:
                     val = False
+                    rel = rel_defence
                     state = _RETURN
                     continue
-                work[p, W_SLOT] = slot
-                work[p, W_KEY1] = k1
-                work[p, W_KEY2] = k2
+                work[p, W_SLOT] = bucket
+                work[p, W_KEY1] = lengths
+                work[p, W_KEY2] = key
             work[p, W_LAZY] = 0
             if work[p, W_POS] == 0:
                 if work[p, W_FIRST] >= 0:
@@ -576,18 +761,24 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                         winner = player
                 if pos + 1 == nact:
                     t_next = t - 1 if winner == declarer else t
+                    trick_rel = trick_relevance(best, winner, on_table, hands)
                     # A trick that settles the target needs no child node.
                     if t_next <= 0 or t_next > popcount(hands[winner]):
                         stats[STAT_NODES] += 1
                         hands[player] ^= np.int64(1) << c
                         val = t_next <= 0
                         if (player == declarer) == val:
+                            rel = trick_rel
                             state = _RETURN
+                        else:
+                            work[p, W_REL] |= trick_rel
                         continue
+                    work[p, W_TRICK_REL] = trick_rel
                     work[p + 1, W_PLAYER] = winner
                     work[p + 1, W_POS] = 0
                     work[p + 1, W_TARGET] = t_next
                 else:
+                    work[p, W_TRICK_REL] = 0
                     work[p + 1, W_PLAYER] = next_active(player, active)
                     work[p + 1, W_POS] = pos + 1
                     work[p + 1, W_TARGET] = t
@@ -599,39 +790,28 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             else:
                 # No card reached the node's goal: the declarer fails, the defence holds.
                 val = work[p, W_PLAYER] != declarer
+                rel = work[p, W_REL]
                 state = _RETURN
 
         if state == _RETURN:
-            slot = work[p, W_SLOT]
-            if slot >= 0:
-                k1 = work[p, W_KEY1]
-                k2 = work[p, W_KEY2]
-                entry = table[slot, 1]
+            bucket = work[p, W_SLOT]
+            if bucket >= 0:
                 player = work[p, W_PLAYER]
+                in_play = hands[0] | hands[1] | hands[2]
                 move = np.int64(0)
-                if table[slot, 0] == k1 and (entry & KEY2_MASK) == k2:
-                    lower = (entry >> _LOWER_SHIFT) & 15
-                    upper = (entry >> _UPPER_SHIFT) & 15
-                    move = (entry >> _MOVE_SHIFT) & 63
-                else:
-                    lower = 0
-                    upper = popcount(hands[player])
-                t = work[p, W_TARGET]
-                if val:
-                    lower = max(lower, t)
-                else:
-                    upper = min(upper, t - 1)
                 if val == (player == declarer):  # a cut-off: remember the card that made it
                     move = encode_move(work[p, W_CARD], hands)
-                table[slot, 0] = k1
-                table[slot, 1] = (k2 | (lower << _LOWER_SHIFT) | (upper << _UPPER_SHIFT)
-                                  | (move << _MOVE_SHIFT))
+                store(table, bucket, work[p, W_KEY1], work[p, W_KEY2],
+                      relevance_mask(rel, in_play), generation, popcount(hands[player]),
+                      work[p, W_TARGET], val, move)
             if p == root:
                 return val
             p -= 1
             player = work[p, W_PLAYER]
             hands[player] |= np.int64(1) << work[p, W_CARD]
+            rel |= work[p, W_TRICK_REL]
             if (player == declarer) != val:
+                work[p, W_REL] |= rel
                 state = _NEXT
             elif work[p, W_POS] == 0:
                 work[p, W_KILLER] = work[p, W_CARD]
