@@ -146,11 +146,9 @@ def length_key(hands, leader, ctx):
 @njit(cache=True, inline="always")
 def rank_key(hands, rel_tab):
     """Who holds which relative rank: seat 0's cards of each suit renumbered among the
-    cards still in play in bits 0-31, seat 1's in bits 32-63 (seat 2 holds the rest).
-    Returns the key and the mask of its bits for the top card of each suit."""
+    cards still in play in bits 0-31, seat 1's in bits 32-63 (seat 2 holds the rest)."""
     rem = hands[0] | hands[1] | hands[2]
     key = np.int64(0)
-    tops = np.int64(0)
     for s in range(4):
         sh = 8 * s
         r = (rem >> sh) & SUIT_BITS
@@ -159,9 +157,7 @@ def rank_key(hands, rel_tab):
         base = r << 8
         key |= np.int64(rel_tab[base | ((hands[0] >> sh) & SUIT_BITS)]) << sh
         key |= np.int64(rel_tab[base | ((hands[1] >> sh) & SUIT_BITS)]) << (sh + 32)
-        top = np.int64(1) << (popcount(r) - 1 + sh)
-        tops |= top | (top << 32)
-    return key, tops
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -179,19 +175,6 @@ def relevance_mask(rel, in_play):
             m = ((np.int64(1) << k) - 1) << (r - k)
             mask |= (m << sh) | (m << (sh + 32))
     return mask
-
-
-@njit(cache=True, inline="always")
-def tops_mask(in_play):
-    """The bits of a rank key for the top card of each suit (always part of an entry's
-    key, so that they can choose its bucket)."""
-    tops = np.int64(0)
-    for s in range(4):
-        r = popcount((in_play >> (8 * s)) & SUIT_BITS)
-        if r:
-            top = np.int64(1) << (r - 1 + 8 * s)
-            tops |= top | (top << 32)
-    return tops
 
 
 @njit(cache=True, inline="always")
@@ -671,7 +654,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     state = _RETURN
                     continue
                 lengths = length_key(hands, player, ctx)
-                key, tops = rank_key(hands, rel_tab)
+                key = rank_key(hands, rel_tab)
                 bucket = table_bucket(lengths, generation, tt_mask)
                 found, entry, hint = probe(table, bucket, lengths, key, generation, t)
                 if found >= 0:
