@@ -11,6 +11,7 @@ A solver is not thread-safe; use one per thread or process.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -186,6 +187,31 @@ class Solver:
         reaches = np.zeros((len(cells), 66), dtype=np.int64)
         driver.widow_many(cells, self._context(0, 0, 7), *self._kernel_args(), best, reaches)
         return best, reaches
+
+    def widow_results(self, hands: Sequence[Bitboard], widow: Bitboard,
+                      cells: Sequence[tuple[Strain, int, int, tuple[int, ...]]]
+                      ) -> list[WidowResult]:
+        """``solve_widow`` for many (strain, leader, declarer, active seats) of one deal,
+        in one kernel call; each declarer and set of seats is checked once."""
+        rows = np.zeros((len(cells), 8), dtype=np.int64)
+        checked: dict[tuple[int, tuple[int, ...]], int] = {}
+        for k, (trump, leader, declarer, active) in enumerate(cells):
+            if (declarer, active) not in checked:
+                checked[declarer, active] = _widow_hand(hands, widow, declarer, active)
+                Position(tuple(int(h) for h in hands), trump, leader, declarer, active)
+            for s in active:
+                if s != declarer:
+                    rows[k, s] = hands[s]
+            rows[k, 3:] = (checked[declarer, active], int(trump), leader, declarer,
+                           sum(1 << s for s in active))
+        best, reaches = self.solve_widows(rows)
+        results = []
+        for k, (trump, _, _, _) in enumerate(cells):
+            cards = list(iter_cards(int(rows[k, 3])))
+            pairs = [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
+            discards = tuple(pair for pair, r in zip(pairs, reaches[k], strict=True) if r)
+            results.append(WidowResult(Strain(trump), int(best[k]), discards))
+        return results
 
     def widow_table(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
                     widow: Bitboard, leader: int, declarer: int,

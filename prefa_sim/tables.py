@@ -46,15 +46,21 @@ def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, deale
                declarers: Iterable[int] = (0, 1, 2), strains: Iterable[Strain] = tuple(Strain),
                modes: Iterable[str] = MODES) -> list[TableRow]:
     """The widow-aware table of one deal, one row per (declarer, strain)."""
-    rows = []
     modes = tuple(modes)
+    strains = tuple(strains)
+    cells = []
+    for declarer in declarers:
+        for strain in strains:
+            for mode in modes:
+                active = active_seats(declarer, mode)
+                cells.append((strain, opening_leader(dealer, active), declarer, active))
+    results = iter(solver.widow_results(hands, widow, cells))
+    rows = []
     for declarer in declarers:
         for strain in strains:
             tricks, discard, count = {}, {}, {}
             for mode in modes:
-                active = active_seats(declarer, mode)
-                result = solver.solve_widow(list(hands), widow, strain,
-                                            opening_leader(dealer, active), declarer, active)
+                result = next(results)
                 tricks[mode] = result.best_tricks
                 discard[mode] = result.best_discards[0]
                 count[mode] = len(result.best_discards)

@@ -40,3 +40,18 @@ def test_spot_checks_against_direct_solving(solver):
             assert row.tricks[mode] == best
             assert values[row.discard[mode]] == best
             assert row.best_discards[mode] == sum(v == best for v in values.values())
+
+
+def test_whole_table_in_one_call_matches_each_cell_alone(solver):
+    rng = random.Random(5)
+    hands, widow = random_deal(rng)
+    rows = deal_table(solver, hands, widow, dealer=1)
+    assert [(r.declarer, r.strain) for r in rows] == [(d, s) for d in range(3) for s in Strain]
+    for row in rows:
+        for mode in ("both", "first", "second"):
+            active = active_seats(row.declarer, mode)
+            alone = solver.solve_widow(list(hands), widow, row.strain,
+                                       opening_leader(1, active), row.declarer, active)
+            assert row.tricks[mode] == alone.best_tricks
+            assert row.discard[mode] == alone.best_discards[0]
+            assert row.best_discards[mode] == len(alone.best_discards)
