@@ -1,6 +1,6 @@
 """`prefa solve --batch` against the solver kernel on the same positions, and its scaling.
 
-    python benchmarks/bench_batch.py [--seed 1] [--repeat 5]
+    python benchmarks/bench_batch.py [--seed 1] [--repeat 5] [--refdd PATH]
 
 Three kinds of request, fixed-seed random deals (random trump, leader and declarer):
 3-hand deals, 2-hand deals (a random defender out of play) and widow cells (one strain,
@@ -15,6 +15,10 @@ fill the solver's table, the second N are timed, so every measure meets the same
 * command: ``prefa solve --batch FILE`` as a user runs it, a whole process writing to a
   file, with one and with two workers; start-up (imports, loading the compiled kernels,
   starting workers) is excluded by timing N and 2N requests and taking the difference.
+
+With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
+solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
+kernel's and the one-worker command's speed printed as multiples of the yardstick's.
 
 A warm-up compiles (or loads) the kernels first: compile time is excluded.  Kernel and
 batch alternate, and every figure is the best of ``--repeat`` runs (this machine's speed
@@ -33,6 +37,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_solver import compare_with_refdd
 
 from prefa_sim.bulk import answer_text, raw_blocks
 from prefa_sim.cards import Strain, format_hand
@@ -40,8 +45,10 @@ from prefa_sim.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 
-KINDS = {"3 hands": 4000, "2 hands": 30000, "widow cells": 500}
-"""Requests per kind (N; the batch also runs 2N)."""
+KINDS = {"3 hands": 10000, "2 hands": 30000, "widow cells": 1000}
+"""Requests per kind (N; the batch also runs 2N).  N requests take the command about two
+seconds or more, so that the command's start-up, which varies by some 0.3 s from run to
+run, moves the difference of the two runs by 15% at most."""
 
 
 def make_requests(rng: np.random.Generator, kind: str, n: int) -> tuple[list[str], np.ndarray]:
@@ -104,10 +111,27 @@ def command_time(path: Path, workers: int) -> tuple[float, Path]:
         return time.perf_counter() - start, out
 
 
+def yardstick(path: str, kind: str, rows: np.ndarray, answers: list[int],
+              repeat: int) -> float:
+    """The yardstick's best seconds per request on ``rows``; exits if an answer differs."""
+    cells = []
+    if kind == "widow cells":  # rows [h0, h1, h2, hand12, trump, leader, declarer, 7]
+        cells = [([int(h) for h in r[:3]], int(r[3]) & ~int(r[r[6]]), int(r[4]), int(r[5]),
+                  int(r[6])) for r in rows]
+    seconds = float("inf")
+    for _ in range(repeat):
+        wrong, t = compare_with_refdd(path, "cells" if cells else rows, cells, answers)
+        if wrong:
+            sys.exit(f"{kind}: {wrong} answers differ from the yardstick's")
+        seconds = min(seconds, t)
+    return seconds / len(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--refdd", help="path of a compiled refdd yardstick")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     warm = Solver()  # compile (or load) the kernels before anything is timed
@@ -117,6 +141,7 @@ def main() -> None:
           "and process start-up excluded; microseconds per request")
     print(f"{'kind':<12} {'N':>6} {'kernel':>8} {'batch':>8} {'ratio':>6} {'command 1w':>11} "
           f"{'ratio':>6} {'command 2w':>11} {'2w/1w':>6}")
+    against = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind, n in KINDS.items():
             lines, rows = make_requests(rng, kind, 2 * n)
@@ -131,10 +156,12 @@ def main() -> None:
                 if [json.loads(t)[key] for t in texts] != answers:
                     sys.exit(f"{kind}: the batch's answers differ from the kernel's")
             files = {}
+            (Path(tmp) / "warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
             for size in (n, 2 * n):
                 files[size] = Path(tmp) / f"{kind.replace(' ', '-')}-{size}.jsonl"
                 files[size].write_text("\n".join(lines[:size]) + "\n")
             command = {}
+            command_time(files[n].with_name("warm-up.jsonl"), 2)  # compile what it needs
             for workers in (1, 2):
                 short = long = float("inf")
                 for _ in range(max(3, args.repeat // 2)):
@@ -149,6 +176,15 @@ def main() -> None:
                   f"{batch / kernel:>6.2f} {1e6 * command[1]:>11.1f} "
                   f"{command[1] / kernel:>6.2f} {1e6 * command[2]:>11.1f} "
                   f"{command[1] / command[2]:>6.2f}")
+            if args.refdd:
+                ref = yardstick(args.refdd, kind, rows[n:], answers, max(1, args.repeat // 2))
+                against.append(f"{kind:<12} {n:>6} {1e6 * ref:>10.1f} {ref / kernel:>11.1f}x "
+                               f"{ref / command[1]:>11.1f}x")
+    if against:
+        print("\nthe same timed positions by the refdd yardstick (a widow cell: all 66 "
+              "discards), microseconds per request, and how many times faster we are")
+        print(f"{'kind':<12} {'N':>6} {'refdd':>10} {'kernel':>12} {'command 1w':>12}")
+        print("\n".join(against))
 
 
 if __name__ == "__main__":

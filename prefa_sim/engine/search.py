@@ -220,8 +220,9 @@ def encode_move(card, hands):
 
 @njit(cache=True, inline="always")
 def decode_move(code, hands, player):
-    """The card that ``encode_move`` encoded, or -1 when ``code`` holds none or the card
-    is not ``player``'s (an entry matched on other cards than the lead)."""
+    """The card that ``encode_move`` encoded, if it is ``player``'s; else (an entry that
+    matched on other cards than the lead) the player's lowest card of that suit; -1 when
+    ``code`` holds no card or the player has none of the suit."""
     if not code & 32:
         return -1
     s = (code >> 3) & 3
