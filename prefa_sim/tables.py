@@ -46,8 +46,7 @@ def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, deale
                declarers: Iterable[int] = (0, 1, 2), strains: Iterable[Strain] = tuple(Strain),
                modes: Iterable[str] = MODES) -> list[TableRow]:
     """The widow-aware table of one deal, one row per (declarer, strain)."""
-    modes = tuple(modes)
-    strains = tuple(strains)
+    declarers, strains, modes = tuple(declarers), tuple(strains), tuple(modes)
     cells = []
     for declarer in declarers:
         for strain in strains:
