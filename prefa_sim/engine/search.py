@@ -7,10 +7,12 @@ plays with an explicit stack (no recursion), so that one call walks the whole
 tree without call overhead:
 
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
-* at each trick start: trivial bounds, the last trick played out directly, the
-  transposition table (partial positions, below), then quick tricks for the
-  side on lead, sure trump tricks for each side and the tricks top cards in
-  side suits the other side holds are sure to take;
+* at each trick start: trivial bounds, the last trick played out directly,
+  quick tricks for the side on lead, sure trump tricks for each side and the
+  tricks top cards in side suits the other side holds are sure to take, then
+  the transposition table (partial positions, below).  The bounds come first:
+  they cost less than a probe, and a result they decide depends on fewer
+  cards than a stored one, so the positions above it are stored more generally;
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
@@ -654,21 +656,6 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     val = winner == declarer
                     state = _RETURN
                     continue
-                lengths = length_key(hands, player, ctx)
-                key = rank_key(hands, rel_tab)
-                bucket = table_bucket(lengths, generation, tt_mask)
-                found, entry, hint = probe(table, bucket, lengths, key, generation, t)
-                if found >= 0:
-                    stats[STAT_TT_HITS] += 1
-                    val = found == 1
-                    rel = relevant_cards(table[bucket, T_MASK + entry],
-                                         hands[0] | hands[1] | hands[2])
-                    state = _RETURN
-                    continue
-                work[p, W_FIRST] = -1
-                if hint >= 0:
-                    code = table[bucket, T_DATA + hint] >> _MOVE_SHIFT
-                    work[p, W_FIRST] = decode_move(code, hands, player)
                 lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
                                                                            trump)
                 q, rel_q = quick_tricks(hands, player, trump)
@@ -698,6 +685,21 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     rel = rel_defence
                     state = _RETURN
                     continue
+                lengths = length_key(hands, player, ctx)
+                key = rank_key(hands, rel_tab)
+                bucket = table_bucket(lengths, generation, tt_mask)
+                found, entry, hint = probe(table, bucket, lengths, key, generation, t)
+                if found >= 0:
+                    stats[STAT_TT_HITS] += 1
+                    val = found == 1
+                    rel = relevant_cards(table[bucket, T_MASK + entry],
+                                         hands[0] | hands[1] | hands[2])
+                    state = _RETURN
+                    continue
+                work[p, W_FIRST] = -1
+                if hint >= 0:
+                    code = table[bucket, T_DATA + hint] >> _MOVE_SHIFT
+                    work[p, W_FIRST] = decode_move(code, hands, player)
                 work[p, W_SLOT] = bucket
                 work[p, W_KEY1] = lengths
                 work[p, W_KEY2] = key
