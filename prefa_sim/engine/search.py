@@ -337,15 +337,42 @@ def quick_tricks(hands, leader, trump):
 
 
 @njit(cache=True, inline="always")
-def sure_trump_tricks(hands, declarer, trump):
-    """Tricks each side takes with trumps above all the other side's trumps.
+def _trump_tricks(own, opposing):
+    """Sure tricks from the trumps ``own`` (one suit's bits) against the ``opposing``
+    side's trumps, and the lowest card the count relies on (a suit bit, 0 if none).
 
-    Such a trump wins whatever trick it is played to, and every card is played
-    by the end, so the declarer's count is a sure minimum.  A defender's top
-    trumps may fall on the partner's winning trump, but each still marks a
-    distinct defence trick, so the larger of the two defenders' counts is sure.
-    Returns ``(declarer_tricks, defence_tricks, relevant cards for the first,
-    for the second)``.
+    Every trump is played by the end, each to a trick of its own, and it wins
+    that trick for its side unless a higher trump of the opposing side is on it;
+    each opposing trump takes at most one trick.  So for any ``k``, the top ``k``
+    trumps of ``own`` are sure of ``k`` tricks less the opposing trumps above
+    the ``k``-th: the count is the best ``k``.
+    """
+    if opposing == 0:
+        return popcount(own), np.int64(0)
+    best = 0
+    card = np.int64(0)
+    k = 0
+    while own:
+        c = highest_bit(own)
+        own ^= np.int64(1) << c
+        k += 1
+        n = k - popcount(opposing >> (c + 1))
+        if n > best:
+            best = n
+            card = np.int64(1) << c
+    return best, card
+
+
+@njit(cache=True, inline="always")
+def sure_trump_tricks(hands, declarer, trump, lower_wanted, defence_wanted):
+    """Tricks each side is sure to take with trumps (``_trump_tricks``).
+
+    A defender's trump may fall on the partner's winning trump, but it still
+    marks a distinct defence trick, so the larger of the two defenders' counts
+    is sure.  A hand with fewer trumps than a side's ``*_wanted`` tricks is not
+    counted (the search wants only counts that decide its target).  Returns
+    ``(declarer_tricks, defence_tricks, relevant cards for the first, for the
+    second)``.
     """
     if trump >= NO_TRUMP:
         return 0, 0, np.int64(0), np.int64(0)
@@ -353,14 +380,20 @@ def sure_trump_tricks(hands, declarer, trump):
     mine = (hands[declarer] >> sh) & SUIT_BITS
     first = (hands[declarer + 1 if declarer < 2 else 0] >> sh) & SUIT_BITS
     second = (hands[declarer - 1 if declarer > 0 else 2] >> sh) & SUIT_BITS
-    theirs = first | second
-    mine_top = highest_bit(mine) if mine else -1
-    theirs_top = highest_bit(theirs) if theirs else -1
-    defence = max(popcount(first >> (mine_top + 1)), popcount(second >> (mine_top + 1)))
-    declarer_top = mine >> (theirs_top + 1) << (theirs_top + 1)
-    rel_declarer = declarer_top << sh if theirs else np.int64(0)
-    rel_defence = np.int64(1) << (sh + mine_top) if mine else np.int64(0)
-    return popcount(declarer_top), defence, rel_declarer, rel_defence
+    lower = 0
+    defence = 0
+    rel_lower = np.int64(0)
+    rel_defence = np.int64(0)
+    if popcount(mine) >= lower_wanted:
+        lower, rel_lower = _trump_tricks(mine, first | second)
+    if popcount(first) >= defence_wanted:
+        defence, rel_defence = _trump_tricks(first, mine)
+    if popcount(second) >= defence_wanted:
+        defence2, rel_defence2 = _trump_tricks(second, mine)
+        if defence2 > defence:
+            defence = defence2
+            rel_defence = rel_defence2
+    return lower, defence, rel_lower << sh, rel_defence << sh
 
 
 @njit(cache=True, inline="always")
@@ -656,8 +689,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     val = winner == declarer
                     state = _RETURN
                     continue
-                lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
-                                                                           trump)
+                lower, defence, rel_lower, rel_defence = sure_trump_tricks(
+                    hands, declarer, trump, t, r - t + 1)
                 q, rel_q = quick_tricks(hands, player, trump)
                 if player == declarer:
                     if q > lower:
