@@ -20,7 +20,7 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     hands = hands_array(pos)
     declarer, trump = pos.declarer, int(pos.trump)
     trump_lower, trump_defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
-                                                                           trump, 0, 0)
+                                                                           trump)
     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(hands, declarer, trump,
                                                               len(pos.active))
     quick, rel_quick = quick_tricks(hands, pos.leader, trump)

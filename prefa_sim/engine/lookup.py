@@ -48,5 +48,39 @@ def _build_equal_card_representatives() -> np.ndarray:
     return table
 
 
+def _build_trump_tricks() -> np.ndarray:
+    """Sure tricks of the trumps ``outer`` against the opposing trumps ``inner``
+    (disjoint masks of one suit): the best, over ``k``, of ``k`` less the opposing
+    trumps above the ``k``-th highest of ``outer`` (``search._trump_tricks``).
+
+    Packed as ``tricks | (index of that k-th card) << 4 | 128``, the card whose rank
+    the count relies on; ``tricks`` alone when it relies on none (no opposing trumps,
+    or nothing to count).
+    """
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    opposing = np.arange(256)
+    above = np.zeros((8, 256), dtype=np.int64)  # opposing cards above each card
+    for b in range(8):
+        above[b] = [bin(o >> (b + 1)).count("1") for o in range(256)]
+    for own in range(256):
+        best = np.zeros(256, dtype=np.int64)
+        card = np.full(256, -1, dtype=np.int64)
+        k = 0
+        for b in range(7, -1, -1):
+            if not own >> b & 1:
+                continue
+            k += 1
+            n = k - above[b]
+            better = n > best
+            best = np.where(better, n, best)
+            card = np.where(better, b, card)
+        packed = np.where((opposing != 0) & (card >= 0), best | (card << 4) | 128, 0)
+        packed = np.where(opposing == 0, bin(own).count("1"), packed)
+        valid = (opposing & own) == 0
+        table[(own << 8) | opposing[valid]] = packed[valid]
+    return table
+
+
 RELATIVE_RANKS = _build_relative_ranks()
 EQUAL_CARD_REPRESENTATIVES = _build_equal_card_representatives()
+TRUMP_TRICKS = _build_trump_tricks()

@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount
+from .lookup import TRUMP_TRICKS
 
 CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
 CTX_SIZE = 5
@@ -345,34 +346,21 @@ def _trump_tricks(own, opposing):
     that trick for its side unless a higher trump of the opposing side is on it;
     each opposing trump takes at most one trick.  So for any ``k``, the top ``k``
     trumps of ``own`` are sure of ``k`` tricks less the opposing trumps above
-    the ``k``-th: the count is the best ``k``.
+    the ``k``-th: the count is the best ``k``, read from ``lookup.TRUMP_TRICKS``.
     """
-    if opposing == 0:
-        return popcount(own), np.int64(0)
-    best = 0
-    card = np.int64(0)
-    k = 0
-    while own:
-        c = highest_bit(own)
-        own ^= np.int64(1) << c
-        k += 1
-        n = k - popcount(opposing >> (c + 1))
-        if n > best:
-            best = n
-            card = np.int64(1) << c
-    return best, card
+    packed = np.int64(TRUMP_TRICKS[(own << 8) | opposing])
+    card = np.int64(1) << ((packed >> 4) & 7) if packed & 128 else np.int64(0)
+    return packed & 15, card
 
 
 @njit(cache=True, inline="always")
-def sure_trump_tricks(hands, declarer, trump, lower_wanted, defence_wanted):
+def sure_trump_tricks(hands, declarer, trump):
     """Tricks each side is sure to take with trumps (``_trump_tricks``).
 
     A defender's trump may fall on the partner's winning trump, but it still
     marks a distinct defence trick, so the larger of the two defenders' counts
-    is sure.  A hand with fewer trumps than a side's ``*_wanted`` tricks is not
-    counted (the search wants only counts that decide its target).  Returns
-    ``(declarer_tricks, defence_tricks, relevant cards for the first, for the
-    second)``.
+    is sure.  Returns ``(declarer_tricks, defence_tricks, relevant cards for the
+    first, for the second)``.
     """
     if trump >= NO_TRUMP:
         return 0, 0, np.int64(0), np.int64(0)
@@ -380,19 +368,12 @@ def sure_trump_tricks(hands, declarer, trump, lower_wanted, defence_wanted):
     mine = (hands[declarer] >> sh) & SUIT_BITS
     first = (hands[declarer + 1 if declarer < 2 else 0] >> sh) & SUIT_BITS
     second = (hands[declarer - 1 if declarer > 0 else 2] >> sh) & SUIT_BITS
-    lower = 0
-    defence = 0
-    rel_lower = np.int64(0)
-    rel_defence = np.int64(0)
-    if popcount(mine) >= lower_wanted:
-        lower, rel_lower = _trump_tricks(mine, first | second)
-    if popcount(first) >= defence_wanted:
-        defence, rel_defence = _trump_tricks(first, mine)
-    if popcount(second) >= defence_wanted:
-        defence2, rel_defence2 = _trump_tricks(second, mine)
-        if defence2 > defence:
-            defence = defence2
-            rel_defence = rel_defence2
+    lower, rel_lower = _trump_tricks(mine, first | second)
+    defence, rel_defence = _trump_tricks(first, mine)
+    defence2, rel_defence2 = _trump_tricks(second, mine)
+    if defence2 > defence:
+        defence = defence2
+        rel_defence = rel_defence2
     return lower, defence, rel_lower << sh, rel_defence << sh
 
 
@@ -689,8 +670,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     val = winner == declarer
                     state = _RETURN
                     continue
-                lower, defence, rel_lower, rel_defence = sure_trump_tricks(
-                    hands, declarer, trump, t, r - t + 1)
+                lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
+                                                                           trump)
                 q, rel_q = quick_tricks(hands, player, trump)
                 if player == declarer:
                     if q > lower:
