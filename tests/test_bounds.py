@@ -5,7 +5,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.engine.search import quick_tricks, stopper_tricks, sure_trump_tricks
+from prefa_sim.engine.search import (
+    control_tricks,
+    quick_tricks,
+    stopper_tricks,
+    sure_trump_tricks,
+)
 from prefa_sim.position import Position
 
 from .helpers import endings, reference_value, relocate_below
@@ -24,9 +29,10 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(hands, declarer, trump,
                                                               len(pos.active))
     quick, rel_quick = quick_tricks(hands, pos.leader, trump)
+    control, rel_control = control_tricks(hands, declarer, trump)
     return [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
             (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
-            (quick, rel_quick, pos.leader == declarer)]
+            (quick, rel_quick, pos.leader == declarer), (control, rel_control, True)]
 
 
 @settings(max_examples=1500, deadline=None)

@@ -378,6 +378,43 @@ def sure_trump_tricks(hands, declarer, trump):
 
 
 @njit(cache=True, inline="always")
+def control_tricks(hands, declarer, trump):
+    """Sure declarer tricks when he holds the only trumps left: every trump and
+    every side-suit card above all the defenders' cards of its suit.
+
+    Until he is on lead he follows with the other cards, keeping these, and a
+    suit he is void in he ruffs, which wins; once on lead he cashes them all,
+    as no one can ruff.  Returns ``(tricks, relevant cards)``: the lowest of the
+    top cards counted in each suit (0 tricks without trumps or if a defender
+    holds one).
+    """
+    if trump >= NO_TRUMP:
+        return 0, np.int64(0)
+    tmask = SUIT_BITS << (8 * trump)
+    mine = hands[declarer]
+    theirs = (hands[0] | hands[1] | hands[2]) & ~mine
+    if not mine & tmask or theirs & tmask:
+        return 0, np.int64(0)
+    total = popcount(mine & tmask)
+    rel = np.int64(0)
+    for s in range(4):
+        if s == trump:
+            continue
+        sh = 8 * s
+        h = (mine >> sh) & SUIT_BITS
+        o = (theirs >> sh) & SUIT_BITS
+        if h == 0:
+            continue
+        if o == 0:
+            total += popcount(h)
+        else:
+            top = h & _above(highest_bit(o))
+            total += popcount(top)
+            rel |= top << sh
+    return total, rel
+
+
+@njit(cache=True, inline="always")
 def stopper_tricks(hands, declarer, trump, nact):
     """Sure tricks from top cards in the side suits the other side holds.
 
@@ -672,6 +709,11 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     continue
                 lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
                                                                            trump)
+                if lower < t:
+                    control, rel_c = control_tricks(hands, declarer, trump)
+                    if control > lower:
+                        lower = control
+                        rel_lower = rel_c
                 q, rel_q = quick_tricks(hands, player, trump)
                 if player == declarer:
                     if q > lower:
