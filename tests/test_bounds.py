@@ -30,9 +30,14 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
                                                               len(pos.active))
     quick, rel_quick = quick_tricks(hands, pos.leader, trump)
     control, rel_control = control_tricks(hands, declarer, trump)
-    return [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
-            (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
-            (quick, rel_quick, pos.leader == declarer), (control, rel_control, True)]
+    defender = next(s for s in pos.active if s != declarer)
+    alone, rel_alone = control_tricks(hands, defender, trump)
+    found = [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
+             (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
+             (quick, rel_quick, pos.leader == declarer), (control, rel_control, True)]
+    if len(pos.active) == 2:
+        found.append((alone, rel_alone, False))
+    return found
 
 
 @settings(max_examples=1500, deadline=None)

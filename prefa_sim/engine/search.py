@@ -378,23 +378,27 @@ def sure_trump_tricks(hands, declarer, trump):
 
 
 @njit(cache=True, inline="always")
-def control_tricks(hands, declarer, trump):
-    """Sure declarer tricks when he holds the only trumps left: every trump and
-    every side-suit card above all the defenders' cards of its suit.
+def control_tricks(hands, seat, trump):
+    """Sure tricks of ``seat`` when it holds the only trumps left: every trump, and
+    every side-suit card above all the other cards of its suit (all the cards of
+    the suit, when these are as many as any other hand holds of it).
 
-    Until he is on lead he follows with the other cards, keeping these, and a
-    suit he is void in he ruffs, which wins; once on lead he cashes them all,
-    as no one can ruff.  Returns ``(tricks, relevant cards)``: the lowest of the
-    top cards counted in each suit (0 tricks without trumps or if a defender
-    holds one).
+    Until it is on lead it follows with the other cards, keeping these, and a
+    suit it is void in it ruffs, which wins; once on lead it cashes them all, as
+    no one can ruff.  The count is the declarer's, or with two hands either
+    player's (a defender with a partner may have to discard on the partner's
+    tricks).  Returns ``(tricks, relevant cards)``: the lowest of the top cards
+    counted in each suit (0 tricks without trumps or if another hand holds one).
     """
     if trump >= NO_TRUMP:
         return 0, np.int64(0)
     tmask = SUIT_BITS << (8 * trump)
-    mine = hands[declarer]
+    mine = hands[seat]
     theirs = (hands[0] | hands[1] | hands[2]) & ~mine
     if not mine & tmask or theirs & tmask:
         return 0, np.int64(0)
+    first = hands[seat + 1 if seat < 2 else 0]
+    second = hands[seat - 1 if seat > 0 else 2]
     total = popcount(mine & tmask)
     rel = np.int64(0)
     for s in range(4):
@@ -409,7 +413,11 @@ def control_tricks(hands, declarer, trump):
             total += popcount(h)
         else:
             top = h & _above(highest_bit(o))
-            total += popcount(top)
+            n = popcount(top)
+            if n >= popcount((first >> sh) & SUIT_BITS) and n >= popcount(
+                    (second >> sh) & SUIT_BITS):
+                n = popcount(h)
+            total += n
             rel |= top << sh
     return total, rel
 
@@ -714,6 +722,12 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if control > lower:
                         lower = control
                         rel_lower = rel_c
+                if nact == 2 and r - defence >= t:
+                    control, rel_c = control_tricks(
+                        hands, lowest_bit(active & ~(1 << declarer)), trump)
+                    if control > defence:
+                        defence = control
+                        rel_defence = rel_c
                 q, rel_q = quick_tricks(hands, player, trump)
                 if player == declarer:
                     if q > lower:
