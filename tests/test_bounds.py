@@ -36,7 +36,9 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
              (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
              (quick, rel_quick, pos.leader == declarer), (control, rel_control, True)]
     if len(pos.active) == 2:
-        found.append((alone, rel_alone, False))
+        found += [(alone, rel_alone, False),
+                  (stop_lower + trump_lower, rel_sl | rel_lower, True),
+                  (stop_defence + trump_defence, rel_sd | rel_defence, False)]
     return found
 
 

@@ -436,6 +436,11 @@ def stopper_tricks(hands, declarer, trump, nact):
     tricks are sure, and the tricks of different suits are different tricks.
     With two hands the same holds for the declarer against the one defender;
     with three it does not, as a defender may discard on the partner's tricks.
+    With two hands a side's stopper tricks and its trump tricks
+    (``sure_trump_tricks``) are different tricks but in one case: the other
+    player, void in trumps, throws the suit on a trump lead.  From then on no
+    one can ruff the side's top cards, so the sum still holds; the tests check
+    it against exhaustive search.
     Returns ``(declarer_tricks, defence_tricks, relevant cards for the first,
     for the second)``.
     """
@@ -717,6 +722,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     continue
                 lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
                                                                            trump)
+                trump_lower, trump_defence, rel_tl, rel_td = lower, defence, rel_lower, \
+                    rel_defence
                 if lower < t:
                     control, rel_c = control_tricks(hands, declarer, trump)
                     if control > lower:
@@ -739,6 +746,11 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 if nact == 2 or t == r:  # with three hands it pays only for all the tricks
                     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(
                         hands, declarer, trump, nact)
+                    if nact == 2:  # other tricks than the trump tricks (``stopper_tricks``)
+                        stop_lower += trump_lower
+                        rel_sl |= rel_tl
+                        stop_defence += trump_defence
+                        rel_sd |= rel_td
                     if stop_lower > lower:
                         lower = stop_lower
                         rel_lower = rel_sl
