@@ -28,13 +28,16 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
                                                                            trump)
     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(hands, declarer, trump,
                                                               len(pos.active))
-    quick, rel_quick = quick_tricks(hands, pos.leader, trump)
+    quick, rel_quick, side, rel_side = quick_tricks(hands, pos.leader, trump)
+    leading = pos.leader == declarer
+    cashed = ((side + trump_lower, rel_side | rel_lower, True) if leading
+              else (side + trump_defence, rel_side | rel_defence, False))
     control, rel_control = control_tricks(hands, declarer, trump)
     defender = next(s for s in pos.active if s != declarer)
     alone, rel_alone = control_tricks(hands, defender, trump)
     found = [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
              (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
-             (quick, rel_quick, pos.leader == declarer), (control, rel_control, True)]
+             (quick, rel_quick, pos.leader == declarer), (control, rel_control, True), cashed]
     if len(pos.active) == 2:
         found += [(alone, rel_alone, False),
                   (stop_lower + trump_lower, rel_sl | rel_lower, True),

@@ -299,7 +299,10 @@ def quick_tricks(hands, leader, trump):
     suit, the others are void after they are cashed and every card of the suit
     counts.  In a side suit the count is limited by the length of any other
     player who holds trumps.  Seats out of play hold no cards, so they never
-    limit anything.  Returns ``(tricks, relevant cards)``: the top cards counted.
+    limit anything.  Returns ``(tricks, relevant cards, side-suit tricks, their
+    relevant cards)``: the top cards counted, in all suits and in the side suits.
+    No trump falls on the side-suit tricks, so the leader's side takes its
+    ``sure_trump_tricks`` on top of them.
     """
     mine = hands[leader]
     next1 = hands[leader + 1 if leader < 2 else 0]
@@ -309,6 +312,7 @@ def quick_tricks(hands, leader, trump):
     ruffer1 = next1 & tmask != 0
     ruffer2 = next2 & tmask != 0
     total = 0
+    in_trumps = 0
     rel = np.int64(0)
     for s in range(4):
         sh = 8 * s
@@ -333,8 +337,10 @@ def quick_tricks(hands, leader, trump):
                 n = min(n, len1)
             if ruffer2:
                 n = min(n, len2)
+        else:
+            in_trumps = n
         total += n
-    return total, rel
+    return total, rel, total - in_trumps, rel & ~tmask
 
 
 @njit(cache=True, inline="always")
@@ -735,14 +741,21 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if control > defence:
                         defence = control
                         rel_defence = rel_c
-                q, rel_q = quick_tricks(hands, player, trump)
+                q, rel_q, q_side, rel_side = quick_tricks(hands, player, trump)
                 if player == declarer:
+                    if q_side + trump_lower > q:
+                        q = q_side + trump_lower
+                        rel_q = rel_side | rel_tl
                     if q > lower:
                         lower = q
                         rel_lower = rel_q
-                elif q > defence:
-                    defence = q
-                    rel_defence = rel_q
+                else:
+                    if q_side + trump_defence > q:
+                        q = q_side + trump_defence
+                        rel_q = rel_side | rel_td
+                    if q > defence:
+                        defence = q
+                        rel_defence = rel_q
                 if nact == 2 or t == r:  # with three hands it pays only for all the tricks
                     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(
                         hands, declarer, trump, nact)
