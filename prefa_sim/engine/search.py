@@ -8,8 +8,10 @@ tree without call overhead:
 
 * the declarer's nodes succeed when any card succeeds, the defenders' when all do;
 * at each trick start: trivial bounds, the last trick played out directly,
-  quick tricks for the side on lead, sure trump tricks for each side and the
-  tricks top cards in side suits the other side holds are sure to take, then
+  quick tricks for the side on lead, sure trump tricks for each side, the
+  tricks of a player holding the only trumps and the tricks top cards in side
+  suits the other side holds are sure to take (alone, or added up where they
+  are different tricks), then
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
