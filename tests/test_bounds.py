@@ -37,7 +37,7 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     alone, rel_alone = control_tricks(hands, defender, trump)
     found = [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
              (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
-             (quick, rel_quick, pos.leader == declarer), (control, rel_control, True), cashed]
+             (quick, rel_quick, leading), (control, rel_control, True), cashed]
     if len(pos.active) == 2:
         found += [(alone, rel_alone, False),
                   (stop_lower + trump_lower, rel_sl | rel_lower, True),

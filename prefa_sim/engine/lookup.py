@@ -1,7 +1,7 @@
 """Lookup tables for the kernels, built once at import with NumPy.
 
-Both tables are indexed by ``(outer << 8) | inner`` for two 8-bit suit masks,
-``inner`` a subset of ``outer``.
+The tables are indexed by two 8-bit masks of one suit, ``(outer << 8) | inner``:
+``inner`` a subset of ``outer`` for the first two, disjoint from it for the third.
 """
 
 import numpy as np

@@ -728,10 +728,9 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     val = winner == declarer
                     state = _RETURN
                     continue
-                lower, defence, rel_lower, rel_defence = sure_trump_tricks(hands, declarer,
-                                                                           trump)
-                trump_lower, trump_defence, rel_tl, rel_td = lower, defence, rel_lower, \
-                    rel_defence
+                trump_lower, trump_defence, rel_tl, rel_td = sure_trump_tricks(hands, declarer,
+                                                                               trump)
+                lower, defence, rel_lower, rel_defence = trump_lower, trump_defence, rel_tl, rel_td
                 if lower < t:
                     control, rel_c = control_tricks(hands, declarer, trump)
                     if control > lower:
