@@ -33,13 +33,12 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     cashed = ((side + trump_lower, rel_side | rel_lower, True) if leading
               else (side + trump_defence, rel_side | rel_defence, False))
     control, rel_control = control_tricks(hands, declarer, trump)
-    defender = next(s for s in pos.active if s != declarer)
-    alone, rel_alone = control_tricks(hands, defender, trump)
     found = [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
              (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
              (quick, rel_quick, leading), (control, rel_control, True), cashed]
     if len(pos.active) == 2:
-        found += [(alone, rel_alone, False),
+        defender = next(s for s in pos.active if s != declarer)
+        found += [(*control_tricks(hands, defender, trump), False),
                   (stop_lower + trump_lower, rel_sl | rel_lower, True),
                   (stop_defence + trump_defence, rel_sd | rel_defence, False)]
     return found

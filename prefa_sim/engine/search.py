@@ -402,32 +402,11 @@ def control_tricks(hands, seat, trump):
         return 0, np.int64(0)
     tmask = SUIT_BITS << (8 * trump)
     mine = hands[seat]
-    theirs = (hands[0] | hands[1] | hands[2]) & ~mine
-    if not mine & tmask or theirs & tmask:
+    if not mine & tmask or (hands[0] | hands[1] | hands[2]) & ~mine & tmask:
         return 0, np.int64(0)
-    first = hands[seat + 1 if seat < 2 else 0]
-    second = hands[seat - 1 if seat > 0 else 2]
-    total = popcount(mine & tmask)
-    rel = np.int64(0)
-    for s in range(4):
-        if s == trump:
-            continue
-        sh = 8 * s
-        h = (mine >> sh) & SUIT_BITS
-        o = (theirs >> sh) & SUIT_BITS
-        if h == 0:
-            continue
-        if o == 0:
-            total += popcount(h)
-        else:
-            top = h & _above(highest_bit(o))
-            n = popcount(top)
-            if n >= popcount((first >> sh) & SUIT_BITS) and n >= popcount(
-                    (second >> sh) & SUIT_BITS):
-                n = popcount(h)
-            total += n
-            rel |= top << sh
-    return total, rel
+    # With no one else to ruff, these are the quick tricks the seat would have on lead.
+    tricks, rel, _, _ = quick_tricks(hands, seat, trump)
+    return tricks, rel
 
 
 @njit(cache=True, inline="always")
