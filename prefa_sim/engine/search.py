@@ -15,7 +15,9 @@ tree without call overhead:
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
-* equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``);
+* equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``), and a
+  card is skipped when a card of its suit already tried at the node lies, like it,
+  below every card that the results so far depended on (it gives the same result);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
   other leads are only generated when it does not decide it again.
@@ -54,11 +56,12 @@ MAX_PLY = 34
 
 # Columns of the per-ply work array.
 (W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
- W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER, W_REL, W_TRICK_REL) = range(17)
-WORK_COLUMNS = 17
+ W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER, W_REL, W_TRICK_REL, W_TRIED) = range(18)
+WORK_COLUMNS = 18
 # W_SLOT, W_KEY1, W_KEY2: the table bucket, length key and rank key of a searched trick start.
 # W_REL: the cards whose ranks the results of the moves tried so far depended on.
 # W_TRICK_REL: the same for the trick that the move at that row completed (0 if none).
+# W_TRIED: the cards tried so far at that row.
 # W_LAZY: 1 while only the stored lead (W_FIRST) has been listed; the other leads are
 # generated only if it fails to decide the node.
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
@@ -695,6 +698,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             t = work[p, W_TARGET]
             work[p, W_SLOT] = -1
             work[p, W_REL] = 0
+            work[p, W_TRIED] = 0
             if work[p, W_POS] == 0:
                 r = popcount(hands[player])
                 rel = 0
@@ -804,6 +808,19 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             if i < work[p, W_NMOVES]:
                 work[p, W_IDX] = i + 1
                 c = moves[p, i]
+                # Skip a card when a card of its suit already tried and this one both lie
+                # below every card of the suit that the results so far depended on:
+                # swapping the two is a change among irrelevant low cards, so this card
+                # gives the same result (the partial-position argument, below).
+                tried = work[p, W_TRIED]
+                bit = np.int64(1) << c
+                suit = SUIT_BITS << (8 * (c >> 3))
+                if tried & suit:
+                    rel_suit = work[p, W_REL] & suit
+                    below = suit & ((np.int64(1) << lowest_bit(rel_suit)) - 1) if rel_suit else suit
+                    if tried & below and bit & below:
+                        continue
+                work[p, W_TRIED] = tried | bit
                 player = work[p, W_PLAYER]
                 pos = work[p, W_POS]
                 work[p, W_CARD] = c
