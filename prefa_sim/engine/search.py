@@ -497,11 +497,13 @@ def _representatives(legal, in_play, eq_tab):
 @njit(cache=True, inline="always")
 def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_card, killer):
     """Leads of ``player`` at trick start ``p``, in groups tried one after the other:
-    ``first_card`` (the lead that decided this position before, or -1); sure
-    the lead that decided the last node at this depth (``killer``); sure winners,
-    highest first; low leads to the partner's winner; other low leads (the
+    ``first_card`` (the lead that decided this position before, or -1); the lead
+    that decided the last node at this depth (``killer``); low leads to the
+    partner's winner; sure winners, from the longest suit first; with two hands,
+    winners the opponent can ruff (forcing it to ruff); other low leads (the
     declarer facing two defenders from the shortest suit, anyone else from the
-    longest); leads an opponent can ruff; winners an opponent can ruff.
+    longest); low leads an opponent can ruff; with three hands, winners an
+    opponent can ruff.  (Orders chosen by node counts on the benchmark deals.)
     """
     hand = hands[player]
     reps = _representatives(hand, hands[0] | hands[1] | hands[2], eq_tab)
@@ -557,12 +559,16 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         winners &= ~first
         to_partner &= ~first
         low &= ~first
-    n = _emit_high_first(moves, p, n, winners & ~ruffable)
     n = _emit(moves, p, n, to_partner & ~ruffable)
+    n = _emit_by_suit_length(moves, p, n, winners & ~ruffable, hand, True)
+    if not three_hands:
+        n = _emit_high_first(moves, p, n, winners & ruffable)
     n = _emit_by_suit_length(moves, p, n, low & ~ruffable, hand,
                              player != declarer or not three_hands)
     n = _emit(moves, p, n, (low | to_partner) & ruffable)
-    return _emit_high_first(moves, p, n, winners & ruffable)
+    if three_hands:
+        n = _emit_high_first(moves, p, n, winners & ruffable)
+    return n
 
 
 @njit(cache=True, inline="always")
