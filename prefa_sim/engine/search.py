@@ -17,7 +17,8 @@ tree without call overhead:
   cards than a stored one, so the positions above it are stored more generally;
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``), and a
   card is skipped when a card of its suit already tried at the node lies, like it,
-  below every card that the results so far depended on (it gives the same result);
+  below every card of the suit that the tried card's result depended on
+  (``same_result_cards``);
 * moves are tried in groups built from masks (sure winners, cheapest winner,
   low cards); the lead that decided a stored position is tried first, and the
   other leads are only generated when it does not decide it again.
@@ -56,12 +57,13 @@ MAX_PLY = 34
 
 # Columns of the per-ply work array.
 (W_PLAYER, W_POS, W_CARD, W_NMOVES, W_IDX, W_TARGET, W_SLOT, W_KEY1, W_KEY2, W_FIRST,
- W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER, W_REL, W_TRICK_REL, W_TRIED) = range(18)
+ W_BEST, W_BEST_SEAT, W_TABLE, W_LAZY, W_KILLER, W_REL, W_TRICK_REL, W_SAME) = range(18)
 WORK_COLUMNS = 18
 # W_SLOT, W_KEY1, W_KEY2: the table bucket, length key and rank key of a searched trick start.
 # W_REL: the cards whose ranks the results of the moves tried so far depended on.
 # W_TRICK_REL: the same for the trick that the move at that row completed (0 if none).
-# W_TRIED: the cards tried so far at that row.
+# W_SAME: cards that give the same result as a card already tried at that row
+# (``same_result_cards``).
 # W_LAZY: 1 while only the stored lead (W_FIRST) has been listed; the other leads are
 # generated only if it fails to decide the node.
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
@@ -672,6 +674,19 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     return _emit(moves, p, n, losers & tmask)
 
 
+@njit(cache=True, inline="always")
+def same_result_cards(card, rel):
+    """The cards of ``card``'s suit that give the same result as ``card`` did, when
+    that result depended on the cards ``rel``: if ``card`` lies below every card of
+    its suit in ``rel``, so does any other such card, and swapping the two changes
+    only cards below the relevant ones (the partial-position argument, above), so
+    the result is the same.  Else none."""
+    suit = SUIT_BITS << (8 * (card >> 3))
+    rel_suit = rel & suit
+    below = suit & ((np.int64(1) << lowest_bit(rel_suit)) - 1) if rel_suit else suit
+    return below if (below >> card) & 1 else np.int64(0)
+
+
 # The search allocates nothing, so it is compiled without numba's reference
 # counting (``_nrt=False``), which would otherwise sit in the innermost loop.
 @njit(cache=True, _nrt=False)
@@ -704,7 +719,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             t = work[p, W_TARGET]
             work[p, W_SLOT] = -1
             work[p, W_REL] = 0
-            work[p, W_TRIED] = 0
+            work[p, W_SAME] = 0
             if work[p, W_POS] == 0:
                 r = popcount(hands[player])
                 rel = 0
@@ -814,19 +829,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             if i < work[p, W_NMOVES]:
                 work[p, W_IDX] = i + 1
                 c = moves[p, i]
-                # Skip a card when a card of its suit already tried and this one both lie
-                # below every card of the suit that the results so far depended on:
-                # swapping the two is a change among irrelevant low cards, so this card
-                # gives the same result (the partial-position argument, below).
-                tried = work[p, W_TRIED]
-                bit = np.int64(1) << c
-                suit = SUIT_BITS << (8 * (c >> 3))
-                if tried & suit:
-                    rel_suit = work[p, W_REL] & suit
-                    below = suit & ((np.int64(1) << lowest_bit(rel_suit)) - 1) if rel_suit else suit
-                    if tried & below and bit & below:
-                        continue
-                work[p, W_TRIED] = tried | bit
+                if (work[p, W_SAME] >> c) & 1:
+                    continue
                 player = work[p, W_PLAYER]
                 pos = work[p, W_POS]
                 work[p, W_CARD] = c
@@ -856,6 +860,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                             state = _RETURN
                         else:
                             work[p, W_REL] |= trick_rel
+                            work[p, W_SAME] |= same_result_cards(c, trick_rel)
                         continue
                     work[p, W_TRICK_REL] = trick_rel
                     work[p + 1, W_PLAYER] = winner
@@ -896,6 +901,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             rel |= work[p, W_TRICK_REL]
             if (player == declarer) != val:
                 work[p, W_REL] |= rel
+                work[p, W_SAME] |= same_result_cards(work[p, W_CARD], rel)
                 state = _NEXT
             elif work[p, W_POS] == 0:
                 work[p, W_KILLER] = work[p, W_CARD]
