@@ -168,9 +168,8 @@ class Solver:
         ctx = self._context(trump, declarer, sum(1 << s for s in active))
         reaches = np.zeros(66, dtype=np.int64)
         best = driver.widow_search(work_hands, hand12, leader, ctx, *self._kernel_args(), reaches)
-        cards = list(iter_cards(hand12))
-        pairs = [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
-        discards = tuple(p for p, r in zip(pairs, reaches, strict=True) if r)
+        pairs = _discard_pairs(hand12)
+        discards = tuple(pairs[k] for k in np.flatnonzero(reaches))
         return WidowResult(Strain(trump), int(best), discards)
 
     def solve_widows(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,11 +204,11 @@ class Solver:
             rows[k, 3:] = (checked[declarer, active], int(trump), leader, declarer,
                            sum(1 << s for s in active))
         best, reaches = self.solve_widows(rows)
+        pairs = {hand12: _discard_pairs(hand12) for hand12 in checked.values()}
         results = []
         for k, (trump, _, _, _) in enumerate(cells):
-            cards = list(iter_cards(int(rows[k, 3])))
-            pairs = [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
-            discards = tuple(pair for pair, r in zip(pairs, reaches[k], strict=True) if r)
+            cell_pairs = pairs[int(rows[k, 3])]
+            discards = tuple(cell_pairs[i] for i in np.flatnonzero(reaches[k]))
             results.append(WidowResult(Strain(trump), int(best[k]), discards))
         return results
 
@@ -218,6 +217,13 @@ class Solver:
                     active: tuple[int, ...] = (0, 1, 2)) -> dict[Strain, WidowResult]:
         """``solve_widow`` for all five strains."""
         return {s: self.solve_widow(hands, widow, s, leader, declarer, active) for s in Strain}
+
+
+def _discard_pairs(hand12: Bitboard) -> list[tuple[int, int]]:
+    """The 66 discards of a 12-card hand, in the kernel's order: ``(i, j)``, ``i < j``,
+    over the cards in ascending order."""
+    cards = list(iter_cards(hand12))
+    return [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
 
 
 def worker_solver() -> Solver:
