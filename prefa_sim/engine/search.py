@@ -643,7 +643,8 @@ def _above(card):
 def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab):
     """Plays of ``player`` to a trick in progress, cheapest first within each group.
 
-    When the own side is winning: losing cards, then winning ones.  Otherwise:
+    When the own side is winning, or a defender's partner still to play can
+    beat the declarer's card: losing cards, then winning ones.  Otherwise:
     winners no later player can beat, winners that may be beaten, then
     losers (trumps last).
     """
@@ -660,6 +661,19 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     if work[p, W_BEST_SEAT] != declarer and player != declarer:
         n = _emit_by_rank(moves, p, 0, losers)
         return _emit(moves, p, n, winners)
+    if player != declarer and pos + 1 < nact:  # second hand low when the partner can win
+        nxt = next_active(player, active)
+        if nxt != declarer:
+            ph = hands[nxt]
+            lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
+            if ph & lead_suit:
+                can = (best >> 3) == (lead_card >> 3) and (ph & lead_suit & _above(best)) != 0
+            else:
+                can = (ph & tmask) != 0 and (not (np.int64(1) << best) & tmask
+                                              or (ph & tmask & _above(best)) != 0)
+            if can:
+                n = _emit_by_rank(moves, p, 0, losers)
+                return _emit(moves, p, n, winners)
     safe = winners
     if pos + 1 < nact:
         later = hands[next_active(player, active)]
