@@ -640,6 +640,16 @@ def _above(card):
 
 
 @njit(cache=True, inline="always")
+def _can_beat(hand, best, lead_suit, tmask):
+    """Can a player holding ``hand`` beat ``best``, the card winning a trick led in
+    ``lead_suit``: following above it, or, void in the suit, trumping it?"""
+    if hand & lead_suit:
+        return (lead_suit >> best) & 1 == 1 and (hand & lead_suit & _above(best)) != 0
+    return (hand & tmask) != 0 and (not (np.int64(1) << best) & tmask
+                                    or (hand & tmask & _above(best)) != 0)
+
+
+@njit(cache=True, inline="always")
 def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab):
     """Plays of ``player`` to a trick in progress, cheapest first within each group.
 
@@ -658,30 +668,18 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     if not (np.int64(1) << best) & tmask:
         winners |= reps & tmask
     losers = reps & ~winners
-    if work[p, W_BEST_SEAT] != declarer and player != declarer:
+    lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
+    later_seat = next_active(player, active)
+    later = hands[later_seat] if pos + 1 < nact else np.int64(0)  # the next to play, if any
+    if player != declarer and (work[p, W_BEST_SEAT] != declarer or (
+            later_seat != declarer and _can_beat(later, best, lead_suit, tmask))):
         n = _emit_by_rank(moves, p, 0, losers)
         return _emit(moves, p, n, winners)
-    if player != declarer and pos + 1 < nact:  # second hand low when the partner can win
-        nxt = next_active(player, active)
-        if nxt != declarer:
-            ph = hands[nxt]
-            lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
-            if ph & lead_suit:
-                can = (best >> 3) == (lead_card >> 3) and (ph & lead_suit & _above(best)) != 0
-            else:
-                can = (ph & tmask) != 0 and (not (np.int64(1) << best) & tmask
-                                              or (ph & tmask & _above(best)) != 0)
-            if can:
-                n = _emit_by_rank(moves, p, 0, losers)
-                return _emit(moves, p, n, winners)
     safe = winners
-    if pos + 1 < nact:
-        later = hands[next_active(player, active)]
-        lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
-        if later & lead_suit:
-            safe = (winners & ~lead_suit) | (winners & _above(highest_bit(later & lead_suit)))
-        elif later & tmask and not lead_suit & tmask:
-            safe = winners & tmask & _above(highest_bit(later & tmask))
+    if later & lead_suit:
+        safe = (winners & ~lead_suit) | (winners & _above(highest_bit(later & lead_suit)))
+    elif later & tmask and not lead_suit & tmask:
+        safe = winners & tmask & _above(highest_bit(later & tmask))
     n = _emit(moves, p, 0, safe)
     n = _emit(moves, p, n, winners & ~safe)
     n = _emit(moves, p, n, losers & ~tmask)
