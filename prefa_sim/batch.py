@@ -29,6 +29,7 @@ from typing import Any
 from .cards import (
     CardError,
     Strain,
+    card_count,
     format_card,
     format_hand,
     parse_cards,
@@ -141,7 +142,7 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
         except CardError as exc:
             raise RequestError(f"widow: {exc}") from None
         if popcount(widow_mask) != 2:
-            raise RequestError(f"the widow holds {popcount(widow_mask)} cards, expected 2")
+            raise RequestError(f"the widow holds {card_count(popcount(widow_mask))}, expected 2")
     for flag, name in ((cards, "cards"), (line, "line")):
         if not isinstance(flag, bool):
             raise RequestError(f"'{name}' must be true or false")
@@ -207,7 +208,7 @@ def _check_cards(request: Request) -> None:
         for seat in request.active:
             n = popcount(request.hands[seat])
             if n != 10:
-                raise RequestError(f"hand of seat {seat} holds {n} cards; with a widow every "
+                raise RequestError(f"hand of seat {seat} holds {card_count(n)}; with a widow every "
                                    "playing hand holds 10")
 
 

@@ -141,6 +141,11 @@ def popcount(mask: Bitboard) -> int:
     return int(mask).bit_count()
 
 
+def card_count(n: int) -> str:
+    """``n`` with the word "card" or "cards", as messages say it: ``1 card``, ``3 cards``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def parse_cards(text: str | Iterable[str]) -> list[int]:
     """Parse card tokens, from a space/comma separated string or a list of tokens."""
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
@@ -165,7 +170,7 @@ def parse_hand(text: str | Iterable[str], size: int | None = None) -> Bitboard:
         mask = cards_mask(parse_cards(text))
     if size is not None and popcount(mask) != size:
         raise CardCountError(
-            f"hand {format_hand(mask)} has {popcount(mask)} cards, expected {size}"
+            f"hand {format_hand(mask)} has {card_count(popcount(mask))}, expected {size}"
         )
     return mask
 

@@ -11,6 +11,7 @@ from .cards import (
     CardCountError,
     DuplicateCardError,
     Strain,
+    card_count,
     card_suit,
     format_card,
     format_hand,
@@ -147,11 +148,11 @@ class Position:
             have = popcount(self.hands[seat])
             if have != want:
                 raise CardCountError(
-                    f"seat {seat} holds {have} cards ({format_hand(self.hands[seat])}), "
+                    f"seat {seat} holds {card_count(have)} ({format_hand(self.hands[seat])}), "
                     f"expected {want}"
                 )
         if n > 10:
-            raise CardCountError(f"the player to move holds {n} cards, expected at most 10")
+            raise CardCountError(f"the player to move holds {card_count(n)}, expected at most 10")
         if self.trick:
             lead_suit = card_suit(self.trick[0])
             for seat, card in zip(order[1:], self.trick[1:], strict=False):

@@ -32,6 +32,7 @@ from .cards import (
     ALL_CARDS,
     Bitboard,
     CardError,
+    card_count,
     format_cards,
     format_hand,
     iter_cards,
@@ -70,7 +71,7 @@ class Scenario:
                 raise ScenarioError(f"unknown hand {role!r} in fixed cards "
                                     f"(known: {', '.join(SIZES)})")
             if popcount(mask) > SIZES[role]:
-                raise ScenarioError(f"{popcount(mask)} cards fixed for {role}, at most "
+                raise ScenarioError(f"{card_count(popcount(mask))} fixed for {role}, at most "
                                     f"{SIZES[role]}")
             if seen & mask:
                 other = next(r for r, m in self.fixed.items() if m & mask & seen)

@@ -21,6 +21,7 @@ from .cards import (
     CardCountError,
     DuplicateCardError,
     Strain,
+    card_count,
     format_card,
     format_discard,
     iter_cards,
@@ -241,11 +242,13 @@ def recommended_contract(table: dict[Strain, WidowResult],
 
 def _widow_hand(hands, widow: Bitboard, declarer: int, active: tuple[int, ...]) -> Bitboard:
     hand = int(hands[declarer])
-    if bin(hand).count("1") != 10:
-        raise CardCountError(f"the declarer holds {bin(hand).count('1')} cards before the widow, "
+    held = bin(hand).count("1")
+    if held != 10:
+        raise CardCountError(f"the declarer holds {card_count(held)} before the widow, "
                              "expected 10")
-    if bin(int(widow)).count("1") != 2:
-        raise CardCountError(f"the widow holds {bin(int(widow)).count('1')} cards, expected 2")
+    in_widow = bin(int(widow)).count("1")
+    if in_widow != 2:
+        raise CardCountError(f"the widow holds {card_count(in_widow)}, expected 2")
     others = 0
     for s in active:
         if s != declarer:

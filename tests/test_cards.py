@@ -78,6 +78,8 @@ def test_hand_errors():
         parse_hand("AK.Q.J")
     with pytest.raises(CardCountError, match="3 cards, expected 10"):
         parse_hand("AKQ.-.-.-", 10)
+    with pytest.raises(CardCountError, match="has 1 card, expected 10"):
+        parse_hand("A.-.-.-", 10)
 
 
 def test_deal_round_trip_and_errors():

@@ -59,3 +59,5 @@ def test_widow_errors_name_the_problem(solver):
         solver.solve_widow(hands, clash, Strain.H, 0, 0)
     with pytest.raises(ValueError, match="11 cards"):
         solver.solve_widow([hands[0] | widow & -widow, hands[1], hands[2]], widow, Strain.H, 0, 0)
+    with pytest.raises(ValueError, match="the widow holds 1 card, expected 2"):
+        solver.solve_widow(hands, widow & -widow, Strain.H, 0, 0)
