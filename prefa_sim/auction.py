@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .contracts import LADDER, Contract, ContractError, parse_contract
+from .jsonl import misspelt_field
 from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, SeatError, check_dealer, seat_of
 
 CallKind = Literal["pass", "hold", "stay", "raise"]
@@ -171,6 +172,9 @@ def auction_request(obj: object) -> dict:
     the request with its ``result`` added."""
     if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
         raise AuctionError("a request is an object with a list 'calls'")
+    misspelt = misspelt_field(obj, ("calls", "dealer"))
+    if misspelt:
+        raise AuctionError(misspelt)
     for i, call in enumerate(obj["calls"]):
         if not isinstance(call, str):
             raise AuctionError(f"'calls' holds call tokens such as \"6S\" or \"pass\"; call {i} "

@@ -38,6 +38,7 @@ from .cards import (
     popcount,
 )
 from .contracts import Contract, best_contract
+from .jsonl import misspelt_field
 from .position import Position
 from .seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
 from .solver import Solver, WidowResult
@@ -154,15 +155,21 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
     return request
 
 
+REQUEST_FIELDS = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",
+                            "trick", "cards", "line"})
+"""The fields a solve request may set; other fields are the request's own, echoed back."""
+
+
 def parse_request(obj: Any) -> Request:
     """Check and convert one decoded JSON request."""
     if not isinstance(obj, dict):
         raise RequestError("a request is a JSON object")
     if not isinstance(obj.get("hands"), list):
         raise RequestError("'hands' must be a list of three hands")
-    known = {"hands", "trump", "declarer", "leader", "active", "dealer", "widow", "trick",
-             "cards", "line"}
-    fields = {k: obj[k] for k in known & set(obj) if obj[k] is not None}
+    misspelt = misspelt_field(obj, REQUEST_FIELDS)
+    if misspelt:
+        raise RequestError(misspelt)
+    fields = {k: obj[k] for k in REQUEST_FIELDS & set(obj) if obj[k] is not None}
     if "trump" in fields and not isinstance(fields["trump"], str):
         raise RequestError("'trump' must be one of S, C, D, H, NT")
     return make_request(**fields)

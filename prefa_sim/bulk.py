@@ -21,10 +21,10 @@ from typing import NamedTuple
 import numpy as np
 import orjson
 
-from .batch import ANSWER_FIELDS, answer
+from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
-from .jsonl import LineError, answer_line, encode, number_line, read_lines
+from .jsonl import LineError, answer_line, encode, misspelt_field, number_line, read_lines
 from .seats import SeatError, opening_leader, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
@@ -121,6 +121,8 @@ def quick_request(obj: object) -> Quick | None:
     if type(hands) is not list or len(hands) != 3:
         return None
     if not _PLAIN.issuperset(obj):  # card values, a line of play, a trick, fields of its own
+        if not _KNOWN.issuperset(obj) and misspelt_field(obj, _KNOWN):
+            return None
         cards, line, trick = get("cards"), get("line"), get("trick")
         if (cards is not None and cards is not False) or \
                 (line is not None and line is not False) or \
@@ -189,7 +191,7 @@ _ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5,
 _LEADER = [{mask: opening_leader(dealer, seats) for mask, seats in _ACTIVE.items()}
            for dealer in (0, 1, 2)]
 _PLAIN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow"})
-_KNOWN = _PLAIN | {"trick", "cards", "line"}
+_KNOWN = REQUEST_FIELDS
 
 
 def _decode(text: str) -> object:

@@ -8,7 +8,7 @@ number while the other lines go on.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import orjson
@@ -124,3 +124,50 @@ def answer_line(line: Line, answer_fn: Callable[[Any], dict]) -> tuple[bool, str
 def unexpected(exc: Exception) -> str:
     """The message for a line that failed in a way no check foresaw."""
     return f"this line could not be answered ({type(exc).__name__}: {exc}); please report it"
+
+
+def misspelt_field(obj: dict, fields: Collection[str]) -> str | None:
+    """The error for a key of ``obj`` that is not one of ``fields`` but nearly is, or None.
+
+    The batch modes echo fields of a request's own (a label, an id) back with the
+    answer, so an unknown key is not wrong in itself; but one that differs from a
+    field by case, by one letter (added, dropped, changed, or two swapped) or, in a
+    long name, by two, is a typo that would change the answer without a word
+    (``"trupm"`` would ask for all five strains).
+    """
+    for key in obj:
+        if key in fields:
+            continue
+        for name in sorted(fields):
+            if _near(key, name):
+                return (f"unknown field {key!r}: did you mean {name!r}? (fields of your own "
+                        "are echoed back, but not one this close to a request field)")
+    return None
+
+
+def _near(key: str, name: str) -> bool:
+    key, name = key.lower(), name.lower()
+    shorter = min(len(key), len(name))
+    if key == name:
+        return True
+    if shorter < 4:
+        return False
+    return _edit_distance(key, name, 2) <= (2 if shorter >= 8 else 1)
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Insertions, deletions, substitutions and swaps of neighbours that turn ``a`` into
+    ``b`` (optimal string alignment), or ``limit + 1`` when it is more than ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
+    return min(row[-1], limit + 1)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Literal
 
 from .contracts import Contract
+from .jsonl import misspelt_field
 
 ROLES = ("declarer", "first", "second")
 DEFENDERS = ("first", "second")
@@ -241,6 +242,10 @@ def _totals(payments: list[tuple[str, str, int]]) -> dict[str, int]:
     return totals
 
 
+SCORE_FIELDS = ("contract", "declarations", "tricks", "aces", "solo", "pot", "last_contract")
+"""The fields a ``prefa score --batch`` request may set; others are echoed back."""
+
+
 def settle_request(obj: Mapping) -> dict:
     """Settle a JSON request (see ``prefa score --batch``) and add its results.
 
@@ -253,6 +258,9 @@ def settle_request(obj: Mapping) -> dict:
 
     if not isinstance(obj, Mapping):
         raise SettlementError("a request is a JSON object")
+    misspelt = misspelt_field(obj, SCORE_FIELDS)
+    if misspelt:
+        raise SettlementError(misspelt)
     if not isinstance(obj.get("contract"), str):
         raise SettlementError("'contract' must be a contract such as \"7H\"")
     contract = parse_contract(obj["contract"])

@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from .cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
 from .dataset import records_table, table_records
-from .jsonl import decode, numbered_lines, unexpected
+from .jsonl import decode, misspelt_field, numbered_lines, unexpected
 from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
 from .seats import DEFAULT_DEALER, SeatError, check_dealer
 from .solver import Solver, worker_solver
@@ -601,6 +601,9 @@ def parse_replay_deal(obj) -> list[int]:
     if not isinstance(obj, dict) or not isinstance(obj.get("hands"), list) \
             or len(obj["hands"]) != 3:
         raise ValueError("a line needs 'hands': three hands of ten cards")
+    misspelt = misspelt_field(obj, ("hands", "widow", "dealer"))
+    if misspelt:
+        raise ValueError(misspelt)
     hands = []
     for seat, hand in enumerate(obj["hands"]):
         if not isinstance(hand, str | list):

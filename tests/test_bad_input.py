@@ -543,3 +543,65 @@ def test_a_json_error_names_its_column_in_the_line():
     assert result.exit_code == 1
     assert json.loads(result.stdout) == {
         "line": 1, "error": "not valid JSON: Expecting ',' delimiter (column 15)"}
+
+
+# A near miss of a field, per batch mode: the misspelt line, the field it nearly is.
+NEAR_MISSES = {
+    "solve": (lambda k: deal_line(k, trupm="H"), "'trupm': did you mean 'trump'?"),
+    "auction": (lambda k: json.dumps({"calls": ["6S", "pass", "pass"], "Dealer": 1}).encode(),
+                "'Dealer': did you mean 'dealer'?"),
+    "score": (lambda k: json.dumps({"contract": "7H", "declarations": ["play", "play"],
+                                    "trick": {"declarer": 7}}).encode(),
+              "'trick': did you mean 'tricks'?"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(NEAR_MISSES))
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_misspelt_field_is_refused_and_a_field_of_ones_own_echoed(command, workers, tmp_path):
+    misspelt, message = NEAR_MISSES[command]
+    good = GOOD_LINES[command]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join([good(1), misspelt(2), good(3)]) + b"\n")
+    options = ("-w", workers) if command == "solve" else ()
+    result = run(command, "--batch", path, *options)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert out[1]["line"] == 2 and message in out[1]["error"]
+    assert "error" not in out[0] and "error" not in out[2]
+    if command != "solve":
+        assert (out[0]["id"], out[2]["id"]) == (1, 3)
+
+
+@pytest.mark.parametrize("line", [
+    b'{"hands": [], "label": "deal 17", "deal": 17, "note": "x", "id": 4}',
+])
+def test_fields_far_from_every_request_field_are_not_misspelt(line):
+    from prefa_sim.batch import REQUEST_FIELDS
+    from prefa_sim.jsonl import misspelt_field
+
+    assert misspelt_field(json.loads(line), REQUEST_FIELDS) is None
+
+
+@pytest.mark.parametrize("key, field", [
+    ("Trump", "trump"), ("trupm", "trump"), ("hand", "hands"), ("leeder", "leader"),
+    ("declarar", "declarer"), ("widoww", "widow"), ("actve", "active"), ("declraer", "declarer"),
+    ("dclarerr", "declarer"),
+])
+def test_case_one_letter_or_two_in_a_long_name_is_a_near_miss(key, field):
+    from prefa_sim.batch import REQUEST_FIELDS
+    from prefa_sim.jsonl import misspelt_field
+
+    message = misspelt_field({key: 1}, REQUEST_FIELDS)
+    assert message is not None and f"did you mean {field!r}" in message
+
+
+def test_a_replay_line_with_a_misspelt_field_is_skipped(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(b"\n".join([deal_line(1), deal_line(2, dealre=1), deal_line(3)]))
+    out = tmp_path / "run"
+    result = run("simulate", "--replay", path, "-o", out, "-w", 1, "--strains", "H",
+                 "--declarers", 0, "--modes", "both")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "line 2: unknown field 'dealre': did you mean 'dealer'?" in result.stderr
+    assert sorted(pd.read_parquet(out)["deal"]) == [0, 1]
