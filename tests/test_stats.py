@@ -118,3 +118,35 @@ def test_ratio_bootstrap_over_clustered_rows():
     naive = wilson(int(3 * deals.sum()), 900)  # as if the 900 rows were independent
     assert (e.high - e.low) > 1.4 * (naive.high - naive.low)
     assert math.isnan(ratio_bootstrap([], []).value)
+
+
+@pytest.mark.parametrize("successes, trials", [
+    ([3, 3, 3], [3, 3, 3]),  # every seating of three deals made
+    ([0, 0], [3, 3]),
+    ([2, 2, 2, 2], [3, 3, 3, 3]),  # every deal alike at two of three
+])
+def test_a_rate_without_spread_between_units_is_not_a_point(successes, trials):
+    from prefa_sim.stats.intervals import ratio_bootstrap, wilson
+
+    e = ratio_bootstrap(successes, trials, 500, seed=1)
+    rate = sum(successes) / sum(trials)
+    assert e.value == pytest.approx(rate) and e.n == sum(trials)
+    # At least as wide as Wilson over the units, each unit counted as one trial.
+    units = len(trials)
+    floor = wilson(round(rate * units), units) if rate in (0, 1) else None
+    assert e.low < e.high
+    if floor is not None:
+        assert (e.low, e.high) == (pytest.approx(floor.low), pytest.approx(floor.high))
+    else:
+        assert e.low < rate < e.high
+
+
+def test_units_with_spread_keep_the_plain_bootstrap():
+    from prefa_sim.stats.intervals import ratio_bootstrap
+
+    # Two deals differ: resampling sees the spread, and the interval is the percentile
+    # bootstrap's, the possible rates of resampled pairs of deals.
+    e = ratio_bootstrap([3, 0], [3, 3], 2000, seed=1)
+    assert (e.low, e.high) == (0.0, 1.0)
+    e = ratio_bootstrap([3, 2, 3, 3], [3, 3, 3, 3], 2000, seed=1)
+    assert e.high == 1.0 and 2 / 3 < e.low < e.value

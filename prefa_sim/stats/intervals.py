@@ -30,13 +30,18 @@ def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
         raise ValueError(f"successes must be between 0 and n = {n}, got {successes}")
     if n == 0:
         return Estimate(math.nan, 0.0, 1.0, 0)
-    p = successes / n
+    low, high = _wilson_bounds(successes / n, n, z)
+    return Estimate(successes / n, low, high, n)
+
+
+def _wilson_bounds(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate ``p`` observed over ``n`` trials (``n > 0``)."""
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return Estimate(p, low, high, n)
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return low, high
 
 
 def mean_interval(total: float, total_of_squares: float, n: int, z: float = Z95,
@@ -82,7 +87,14 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
                     level: float = 0.95) -> Estimate:
     """A rate over units that each hold several correlated trials (the rows of one deal
     played in three seatings): ``successes[i]`` of ``trials[i]`` in unit ``i``, with a
-    percentile bootstrap interval over units."""
+    percentile bootstrap interval over units.
+
+    When every unit shows the same rate (all made, all failed, or a handful of deals
+    alike), resampling units cannot vary the rate and the bootstrap interval shrinks to
+    the point itself; the interval is then widened to at least the Wilson interval over
+    the units, as if each unit's trials were one trial: with no spread to measure how
+    far a unit's trials agree, that is the cautious assumption.
+    """
     import numpy as np
 
     s = np.asarray(successes, dtype=float)
@@ -100,4 +112,18 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
         with np.errstate(invalid="ignore", divide="ignore"):
             rates[start:start + size] = s[pick].sum(axis=1) / t[pick].sum(axis=1)
     low, high = np.nanquantile(rates, [(1 - level) / 2, (1 + level) / 2])
-    return Estimate(float(s.sum() / total), float(low), float(high), int(total), level)
+    rate = float(s.sum() / total)
+    played = t > 0
+    per_unit = s[played] / t[played]
+    if np.all(per_unit == per_unit[0]):
+        z = _normal_quantile((1 + level) / 2)
+        floor_low, floor_high = _wilson_bounds(rate, int(played.sum()), z)
+        low, high = min(low, floor_low), max(high, floor_high)
+    return Estimate(rate, float(low), float(high), int(total), level)
+
+
+def _normal_quantile(q: float) -> float:
+    """The standard normal quantile ``q`` (``Z95`` at 0.975)."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(q)
