@@ -212,3 +212,22 @@ def test_the_bidding_figure_draws_the_statistics(run, tmp_path):
     refused = CliRunner().invoke(main, ["plot", "bidding", str(out), "-o", str(figure),
                                         "--where", "declarer == 0"])
     assert refused.exit_code == 2 and "takes no --where" in refused.output
+
+
+def test_player_names_with_settings_do_not_run_into_each_other(tmp_path):
+    from prefa_sim.stats.plots import bidding_figure
+
+    players = "heuristic(defend_margin=0.5),heuristic(defend_margin=1.5),random"
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["games", "--players", players, "-n", "3", "--seed", "5",
+                                       "--duplicate", "-w", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    fig = bidding_figure(out)
+    fig.canvas.draw()
+    left = fig.axes[0]
+    labels = left.get_xticklabels()
+    names = [r["player"] for r in bidding_stats(read_games(out), 100).players]
+    assert [t.get_text().replace("\n", "") for t in labels] == names
+    boxes = [t.get_window_extent() for t in labels]
+    for a, b in zip(boxes[:-1], boxes[1:], strict=True):
+        assert a.x1 < b.x0  # each label ends before the next begins

@@ -7,6 +7,7 @@ the Okabe-Ito palette for lines).
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -226,7 +227,8 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
                         [m["high"] - m["value"] for m in money]],
                   fmt="none", ecolor="black", capsize=4)
     left.axhline(0, color="#444444", linewidth=0.8)
-    left.set_xticks(x, names)
+    labels = [_player_label(name) for name in names]
+    left.set_xticks(x, labels, fontsize=8 if any("\n" in t for t in labels) else None)
     left.set_ylabel(f"kapíkia per {stats.unit} (change of result)")
     left.set_title("Each player's money", fontsize=11)
     levels = [r["level"] for r in stats.by_level]
@@ -238,7 +240,8 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
         right.annotate(f"{r['won']}", (level, 100 * r["rate"]), textcoords="offset points",
                        xytext=(7, 3), ha="left", fontsize=7, color="#444444")
     right.set_xticks(levels)
-    right.set_ylim(0, 105)
+    right.set_xlim(min(levels, default=6) - 0.4, max(levels, default=10) + 0.4)
+    right.set_ylim(0, 109)  # room for the counts above a 100% point
     right.set_xlabel("contract level (number: contracts named)")
     right.set_ylabel("auction winner makes it (%)")
     right.set_title("Contracts made", fontsize=11)
@@ -246,8 +249,24 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
     fig.text(0.01, 0.01, f"{stats.deals:,} {stats.unit}s, {stats.rows:,} deals played ({paired}); "
              f"scenario: {scenario}; 95% intervals (bootstrap over {stats.unit}s, Wilson)",
              fontsize=7, color="#444444")
-    fig.subplots_adjust(bottom=0.2, wspace=0.3)
+    lines = max((t.count("\n") + 1 for t in labels), default=1)
+    fig.subplots_adjust(bottom=0.2 + 0.04 * (lines - 1), wspace=0.3)
     return fig
+
+
+def _player_label(name: str, width: int = 14) -> str:
+    """A player's name for a tick label, broken after ``(`` and commas (and, in a longer
+    setting, after ``_``) into lines of about ``width`` characters, so that names
+    carrying settings do not run into each other."""
+    pieces = []
+    for piece in re.findall(r"[^(,]*[(,]|[^(,]+$", name):
+        pieces += re.findall(r"[^_]*_|[^_]+$", piece) if len(piece) > width else [piece]
+    lines = [""]
+    for piece in pieces:
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(lines)
 
 
 def save(fig, out: str | Path) -> Path:
