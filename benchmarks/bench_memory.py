@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from prefa_sim.words import counted
+
 RUN = "from prefa_sim.cli import main; main()"
 
 
@@ -71,7 +73,7 @@ def main() -> None:
     for deals in args.deals:
         with tempfile.TemporaryDirectory() as out:
             peak, seconds = measure(deals, args.workers, args.chunk_size, out + "/run")
-        print(f"{deals:>8} deals, {args.workers} worker(s): peak resident memory "
+        print(f"{deals:>8} deals, {counted(args.workers, 'worker')}: peak resident memory "
               f"{peak:.0f} MiB (all processes), {seconds:.0f} s", flush=True)
 
 

@@ -17,6 +17,7 @@ import time
 
 from prefa_sim.bots.match import match_result, play_match
 from prefa_sim.stats.bidding import player_labels
+from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
 MATCHES = (("heuristic", "random", "random"),
@@ -48,7 +49,7 @@ def main() -> None:
             print(f"{' '.join(players):<30} {names[a]:<13} {names[b]:<13} "
                   f"{e.value:+8.1f} ({e.low:+7.1f}..{e.high:+7.1f}) {star}")
     print("wall time per match (s): " + ", ".join(f"{t:.0f}" for t in times)
-          + f" with {args.workers} worker(s)")
+          + f" with {counted(args.workers, 'worker')}")
 
 
 if __name__ == "__main__":

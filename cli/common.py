@@ -13,6 +13,7 @@ import click
 
 from prefa_sim.jsonl import answer_line, numbered_lines
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
+from prefa_sim.words import counted
 
 _VOID_FIRST_HAND = re.compile(r"^-(\.[^./\\\s]*){3}$")
 """A suit-grouped hand (or widow) whose first suit is void: ``-.AKQJ.AKQ.AKQ``."""
@@ -176,7 +177,7 @@ def _bad_lines(failed: int) -> None:
     """Say how many lines were bad, and exit 1, when any was."""
     if failed:
         name = click.get_current_context().command_path
-        click.echo(f"{name}: {failed} bad line(s), see their error objects", err=True)
+        click.echo(f"{name}: {counted(failed, 'bad line')}, see their error objects", err=True)
         sys.exit(1)
 
 

@@ -10,6 +10,7 @@ from click.core import ParameterSource
 from prefa_sim.bots import PlayerError, player_specs
 from prefa_sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
+from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
 from .common import PrefaCommand, user_errors
@@ -77,9 +78,9 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
         except RunError as exc:
             raise click.ClickException(str(exc)) from None
     seating = "three seatings" if config.duplicate else "one seating"
-    unit = "whole games" if config.full_games else "deals"
-    header = (f"seed {config.seed}: {config.deals} {unit} ({seating}) by "
-              f"{', '.join(config.players)} in {config.chunks} chunks into {out}")
+    unit = "whole game" if config.full_games else "deal"
+    header = (f"seed {config.seed}: {counted(config.deals, unit)} ({seating}) by "
+              f"{', '.join(config.players)} in {counted(config.chunks, 'chunk')} into {out}")
     run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
                       force, finish=f"prefa games -o {out} --resume")
     with user_errors():

@@ -11,6 +11,7 @@ from prefa_sim.bots.match import match_result, play_match
 from prefa_sim.jsonl import dumps
 from prefa_sim.stats.bidding import player_labels
 from prefa_sim.stats.output import text_table
+from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
 from .common import PrefaCommand, user_errors
@@ -40,8 +41,8 @@ def match(players, deals, seed, workers, bootstrap, as_json):
             raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
     names = player_labels(players)
     workers = workers or default_workers()
-    click.echo(f"duplicate match: {deals} deals x 3 seatings, seed {seed}, "
-               f"{min(workers, deals)} worker(s)", err=True)
+    click.echo(f"duplicate match: {counted(deals, 'deal')} x 3 seatings, seed {seed}, "
+               f"{counted(min(workers, deals), 'worker')}", err=True)
     shown = [0]
 
     def progress(done: int) -> None:  # a line every tenth of the match

@@ -29,6 +29,7 @@ from prefa_sim.simulate import (
 from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.makerate import make_rate_table
 from prefa_sim.tables import MODES
+from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
 from .common import PrefaCommand, SeatList, dealer_option, user_errors
@@ -125,12 +126,14 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     else:
         source = (f"replaying {_name(replay)}" if replay else
                   f"resuming seed {config.seed}" if resume else f"seed {config.seed}")
-        run_with_progress(config, out, f"{source}: {config.deals} deals in {config.chunks} "
-                                       f"chunks into {out}", workers, scheduler, resume, force,
+        run_with_progress(config, out, f"{source}: {counted(config.deals, 'deal')} in "
+                                       f"{counted(config.chunks, 'chunk')} into {out}", workers,
+                          scheduler, resume, force,
                           replayed)
     click.echo(make_rate_summary(out, config))
     if bad_lines:
-        click.echo(f"prefa simulate: {bad_lines} bad line(s) of {_name(replay)} skipped", err=True)
+        click.echo(f"prefa simulate: {counted(bad_lines, 'bad line')} of {_name(replay)} skipped",
+                   err=True)
         sys.exit(1)
 
 
@@ -261,13 +264,13 @@ class ProgressReport:
         """The folder is checked: say what the run does, then show its progress."""
         self.plan = plan
         where = (f"scheduler {self.scheduler}" if self.scheduler
-                 else f"{max(1, min(self.workers, plan.remaining))} worker(s)")
+                 else counted(max(1, min(self.workers, plan.remaining)), "worker"))
         click.echo(f"{self.header}, {where}", err=True)
         for index, problem in plan.redone:
             click.echo(f"part {index}: {problem}; running it again", err=True)
         if plan.remaining < self.config.chunks:
-            click.echo(f"{self.config.chunks - plan.remaining} of {self.config.chunks} chunks "
-                       "already written", err=True)
+            click.echo(f"{self.config.chunks - plan.remaining} of "
+                       f"{counted(self.config.chunks, 'chunk')} already written", err=True)
         self.total = plan.remaining
         if self.terminal:
             self.bar = click.progressbar(length=plan.remaining, label="chunks", file=sys.stderr,
@@ -295,7 +298,8 @@ class ProgressReport:
         run = p.done - (self.config.chunks - self.total)
         if run * 10 >= self.next_tenth * self.total:
             self.next_tenth = run * 10 // self.total + 1
-            click.echo(f"{p.done}/{p.total} chunks, {self._info(p)}{self._eta(p)}", err=True)
+            click.echo(f"{p.done}/{counted(p.total, 'chunk')}, {self._info(p)}{self._eta(p)}",
+                       err=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
+from .words import counted
+
 Bitboard = int
 """A set of cards: bit ``8 * suit + rank`` is set for each card held."""
 
@@ -143,7 +145,7 @@ def popcount(mask: Bitboard) -> int:
 
 def card_count(n: int) -> str:
     """``n`` with the word "card" or "cards", as messages say it: ``1 card``, ``3 cards``."""
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return counted(n, "card")
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:

@@ -40,6 +40,7 @@ from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scena
 from .seats import DEFAULT_DEALER, SeatError, check_dealer
 from .solver import Solver, worker_solver
 from .tables import MODES, deal_table
+from .words import counted
 
 MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
 REPLAY_FILE = "_replay.npy"  # deals to replay: rows [hand0, hand1, hand2, widow, dealer]
@@ -283,8 +284,8 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
     about = [("deals", f"{config.deals:,}")]
     written = len(written_chunks(Path(out_dir), config))
     if written < config.chunks:
-        about.append(("unfinished", f"{written} of {config.chunks} chunks written; finish "
-                                    f"with prefa simulate -o {out_dir} --resume"))
+        about.append(("unfinished", f"{written} of {counted(config.chunks, 'chunk')} written; "
+                                    f"finish with prefa simulate -o {out_dir} --resume"))
     if config.replay:
         about.append(("deals from", "a replayed file (their own dealers)"))
     else:

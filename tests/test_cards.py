@@ -113,3 +113,14 @@ def test_strains(text, strain):
 def test_unknown_strain():
     with pytest.raises(ValueError, match="unknown strain 'X'"):
         parse_strain("X")
+
+
+@pytest.mark.parametrize("n, word, plural, text", [
+    (0, "chunk", None, "0 chunks"), (1, "chunk", None, "1 chunk"), (2, "worker", None, "2 workers"),
+    (1, "bad line", None, "1 bad line"), (3, "whole game", None, "3 whole games"),
+    (1, "card", None, "1 card"), (2, "index", "indices", "2 indices"),
+])
+def test_messages_count_in_the_singular_for_one(n, word, plural, text):
+    from prefa_sim.words import counted
+
+    assert counted(n, word, plural) == text
