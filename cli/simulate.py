@@ -126,9 +126,9 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     else:
         source = (f"replaying {_name(replay)}" if replay else
                   f"resuming seed {config.seed}" if resume else f"seed {config.seed}")
-        run_with_progress(config, out, f"{source}: {counted(config.deals, 'deal')} in "
-                                       f"{counted(config.chunks, 'chunk')} into {out}", workers,
-                          scheduler, resume, force,
+        header = (f"{source}: {counted(config.deals, 'deal')} in "
+                  f"{counted(config.chunks, 'chunk')} into {out}")
+        run_with_progress(config, out, header, workers, scheduler, resume, force,
                           replayed)
     click.echo(make_rate_summary(out, config))
     if bad_lines:
@@ -187,8 +187,9 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
         if not len(rows):
             raise click.ClickException(f"no deal to replay in {_name(replay)}")
         if deals_given and len(rows) < deals:
-            raise click.BadParameter(f"{_name(replay)} holds only {len(rows)} good deal(s), "
-                                     f"fewer than {deals}", param_hint="-n")
+            good = counted(len(rows), "good deal")
+            raise click.BadParameter(f"{_name(replay)} holds only {good}, fewer than {deals}",
+                                     param_hint="-n")
         replayed, digest = replay_rows(rows)
         deals = len(rows)
         dealers = set(int(d) for d in rows[:, 4])

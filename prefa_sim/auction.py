@@ -170,11 +170,11 @@ def run_auction(calls: Iterable[Call | str]) -> Auction:
 def auction_request(obj: object) -> dict:
     """Answer a JSON request ``{"calls": [...], "dealer": 2}`` (``prefa auction --batch``):
     the request with its ``result`` added."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
-        raise AuctionError("a request is an object with a list 'calls'")
-    misspelt = misspelt_field(obj, ("calls", "dealer"))
+    misspelt = misspelt_field(obj, ("calls", "dealer")) if isinstance(obj, dict) else None
     if misspelt:
         raise AuctionError(misspelt)
+    if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
+        raise AuctionError("a request is an object with a list 'calls'")
     for i, call in enumerate(obj["calls"]):
         if not isinstance(call, str):
             raise AuctionError(f"'calls' holds call tokens such as \"6S\" or \"pass\"; call {i} "

@@ -164,11 +164,11 @@ def parse_request(obj: Any) -> Request:
     """Check and convert one decoded JSON request."""
     if not isinstance(obj, dict):
         raise RequestError("a request is a JSON object")
-    if not isinstance(obj.get("hands"), list):
-        raise RequestError("'hands' must be a list of three hands")
     misspelt = misspelt_field(obj, REQUEST_FIELDS)
     if misspelt:
         raise RequestError(misspelt)
+    if not isinstance(obj.get("hands"), list):
+        raise RequestError("'hands' must be a list of three hands")
     fields = {k: obj[k] for k in REQUEST_FIELDS & set(obj) if obj[k] is not None}
     if "trump" in fields and not isinstance(fields["trump"], str):
         raise RequestError("'trump' must be one of S, C, D, H, NT")

@@ -129,30 +129,33 @@ def unexpected(exc: Exception) -> str:
 def misspelt_field(obj: dict, fields: Collection[str]) -> str | None:
     """The error for a key of ``obj`` that is not one of ``fields`` but nearly is, or None.
 
-    The batch modes echo fields of a request's own (a label, an id) back with the
-    answer, so an unknown key is not wrong in itself; but one that differs from a
-    field by case, by one letter (added, dropped, changed, or two swapped) or, in a
-    long name, by two, is a typo that would change the answer without a word
-    (``"trupm"`` would ask for all five strains).
+    The batch modes let a request carry fields of its own (a label, an id), so an
+    unknown key is not wrong in itself; but one that differs from a field of three
+    letters or more by case or by one letter (added, dropped, changed, or two
+    neighbours swapped), or from a field of eight letters or more by two, is taken for
+    a typo, which would otherwise change the answer without a word (``"trupm"`` would
+    ask for all five strains).  A key that starts with ``_`` is never taken for one.
     """
+    names = sorted(fields)
     for key in obj:
-        if key in fields:
+        if not isinstance(key, str) or key in fields or key.startswith("_"):
             continue
-        for name in sorted(fields):
+        for name in names:
             if _near(key, name):
-                return (f"unknown field {key!r}: did you mean {name!r}? (fields of your own "
-                        "are echoed back, but not one this close to a request field)")
+                return (f"unknown field {key!r}: did you mean {name!r}? (a field this close to "
+                        "one this mode reads is taken for a typo; start a field of your own "
+                        "with '_' to keep it)")
     return None
 
 
 def _near(key: str, name: str) -> bool:
+    """Is ``key`` a likely misspelling of the field ``name`` (see ``misspelt_field``)?"""
     key, name = key.lower(), name.lower()
-    shorter = min(len(key), len(name))
     if key == name:
         return True
-    if shorter < 4:
+    if len(name) < 3:
         return False
-    return _edit_distance(key, name, 2) <= (2 if shorter >= 8 else 1)
+    return _edit_distance(key, name, 2) <= (2 if len(name) >= 8 else 1)
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:

@@ -23,6 +23,7 @@ from .simulate import RunConfig
 from .stats.defence import BOOTSTRAP, defence_stats
 from .stats.groups import group_make_rates
 from .stats.intervals import Estimate
+from .words import counted
 
 POSITIONS = ("first", "second", "dealer")
 FEW_DEALS = 30
@@ -134,7 +135,7 @@ def prospects_text(prospects: Sequence[Prospect], markdown: bool = False) -> str
             for p in prospects]
     table = text_table(header, body, markdown)
     if prospects and prospects[0].make.n < FEW_DEALS:
-        table += (f"\n\n(only {prospects[0].make.n} deal(s): the intervals are rough; "
+        table += (f"\n\n(only {counted(prospects[0].make.n, 'deal')}: the intervals are rough; "
                   "use -n 1000 or more)")
     best = next((p for p in prospects if p.best), None)
     if best is None:

@@ -97,7 +97,8 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
     known = {"name", "description", "dealer", "fixed", "constraints"}
     unknown = set(data) - known
     if unknown:
-        raise ScenarioError(f"{source}: unknown key(s) {', '.join(sorted(unknown))} "
+        word = "key" if len(unknown) == 1 else "keys"
+        raise ScenarioError(f"{source}: unknown {word} {', '.join(sorted(unknown))} "
                             f"(known: {', '.join(sorted(known))})")
     fixed = {}
     raw_fixed = data.get("fixed", {})

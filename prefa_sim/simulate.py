@@ -599,12 +599,13 @@ def replay_rows(deals: np.ndarray) -> tuple[np.ndarray, str]:
 
 def parse_replay_deal(obj) -> list[int]:
     """One replay line, decoded: ``[hand0, hand1, hand2, widow, dealer]``."""
+    misspelt = misspelt_field(obj, ("hands", "widow", "dealer")) if isinstance(obj, dict) \
+        else None
+    if misspelt:
+        raise ValueError(misspelt)
     if not isinstance(obj, dict) or not isinstance(obj.get("hands"), list) \
             or len(obj["hands"]) != 3:
         raise ValueError("a line needs 'hands': three hands of ten cards")
-    misspelt = misspelt_field(obj, ("hands", "widow", "dealer"))
-    if misspelt:
-        raise ValueError(misspelt)
     hands = []
     for seat, hand in enumerate(obj["hands"]):
         if not isinstance(hand, str | list):
@@ -637,8 +638,9 @@ def read_replay(lines: Iterable[bytes | str], limit: int | None = None
     """Deals to replay from JSON Lines in the ``prefa solve`` format.
 
     Each line needs ``hands`` (three hands of ten cards) and may give ``widow`` (else the
-    two cards left over) and ``dealer`` (default 2); other fields are ignored.  Reads at
-    most ``limit`` good deals.  Returns the rows for ``replay_rows`` and the bad lines as
+    two cards left over) and ``dealer`` (default 2); other fields are ignored, but one
+    that is nearly one of these is a bad line (``jsonl.misspelt_field``).  Reads at most
+    ``limit`` good deals.  Returns the rows for ``replay_rows`` and the bad lines as
     ``(line number, error)``.
     """
     rows, errors = [], []

@@ -295,7 +295,7 @@ def test_resume_needs_only_the_folder_and_refuses_other_settings(tmp_path):
     (["simulate", "--constraint", "1", "-o", "{out}"], "must be a comparison", 1),
     (["simulate", "--constraint", "first.hearts", "-o", "{out}"], "must be a comparison", 1),
     (["simulate", "--constraint", "top(first, H, 9) >= 1", "-o", "{out}"], "top 1 to 8", 1),
-    (["simulate", "--replay", "{replay}", "-n", "5", "-o", "{out}"], "only 2 good deal(s)", 2),
+    (["simulate", "--replay", "{replay}", "-n", "5", "-o", "{out}"], "only 2 good deals,", 2),
     (["auction", "--dealer", "first"], "--dealer", 2),
 ])
 def test_bad_values_are_named(args, message, status, tmp_path):
@@ -550,43 +550,62 @@ NEAR_MISSES = {
     "solve": (lambda k: deal_line(k, trupm="H"), "'trupm': did you mean 'trump'?"),
     "auction": (lambda k: json.dumps({"calls": ["6S", "pass", "pass"], "Dealer": 1}).encode(),
                 "'Dealer': did you mean 'dealer'?"),
-    "score": (lambda k: json.dumps({"contract": "7H", "declarations": ["play", "play"],
-                                    "trick": {"declarer": 7}}).encode(),
-              "'trick': did you mean 'tricks'?"),
+    "score": (lambda k: json.dumps({"contract": "7H", "declarations": ["pass", "pass"],
+                                    "ace": True}).encode(),
+              "'ace': did you mean 'aces'?"),
+}
+OWN_FIELDS = {
+    "solve": lambda k: deal_line(k, trump="H", id=k, _trupm="a note"),
+    "auction": lambda k: json.dumps({"calls": ["6S", "pass", "pass"], "id": k}).encode(),
+    "score": lambda k: json.dumps({"contract": "7H", "declarations": ["pass", "pass"],
+                                   "id": k}).encode(),
 }
 
 
-@pytest.mark.parametrize("command", sorted(NEAR_MISSES))
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("command, workers", [("solve", 1), ("solve", 2), ("auction", None),
+                                              ("score", None)])
 def test_a_misspelt_field_is_refused_and_a_field_of_ones_own_echoed(command, workers, tmp_path):
     misspelt, message = NEAR_MISSES[command]
-    good = GOOD_LINES[command]
+    good = OWN_FIELDS[command]
     path = tmp_path / "in.jsonl"
     path.write_bytes(b"\n".join([good(1), misspelt(2), good(3)]) + b"\n")
-    options = ("-w", workers) if command == "solve" else ()
+    options = ("-w", workers) if workers else ()
     result = run(command, "--batch", path, *options)
     assert result.exit_code == 1 and "Traceback" not in result.output
     out = [json.loads(x) for x in result.stdout.splitlines()]
     assert out[1]["line"] == 2 and message in out[1]["error"]
     assert "error" not in out[0] and "error" not in out[2]
-    if command != "solve":
-        assert (out[0]["id"], out[2]["id"]) == (1, 3)
+    assert (out[0]["id"], out[2]["id"]) == (1, 3)
 
 
-@pytest.mark.parametrize("line", [
-    b'{"hands": [], "label": "deal 17", "deal": 17, "note": "x", "id": 4}',
+@pytest.mark.parametrize("command, line, message", [
+    ("solve", b'{"hand": ["-", "-", "-"]}', "'hand': did you mean 'hands'?"),
+    ("auction", b'{"call": ["6S"]}', "'call': did you mean 'calls'?"),
 ])
-def test_fields_far_from_every_request_field_are_not_misspelt(line):
+def test_a_misspelt_required_field_is_named_before_its_absence(command, line, message):
+    result = run(command, "--batch", "-", input=line)
+    assert result.exit_code == 1 and message in json.loads(result.stdout)["error"]
+
+
+@pytest.mark.parametrize("line, fields", [
+    (b'{"hands": [], "label": "deal 17", "deal": 17, "note": "x", "id": 4}', "solve"),
+    (b'{"_trupm": 1, "_hand": 2, "_Dealer": 3}', "solve"),  # '_' keeps a field one's own
+    (b'{"net": 1, "pot_delta": 2, "transfers": 3, "note": "x", "id": 4}', "score"),
+    (b'{"result": {}, "id": 4, "round": 2}', "auction"),
+])
+def test_fields_far_from_every_request_field_are_not_misspelt(line, fields):
     from prefa_sim.batch import REQUEST_FIELDS
     from prefa_sim.jsonl import misspelt_field
+    from prefa_sim.settlement import SCORE_FIELDS
 
-    assert misspelt_field(json.loads(line), REQUEST_FIELDS) is None
+    known = {"solve": REQUEST_FIELDS, "score": SCORE_FIELDS, "auction": ("calls", "dealer")}
+    assert misspelt_field(json.loads(line), known[fields]) is None
 
 
 @pytest.mark.parametrize("key, field", [
     ("Trump", "trump"), ("trupm", "trump"), ("hand", "hands"), ("leeder", "leader"),
     ("declarar", "declarer"), ("widoww", "widow"), ("actve", "active"), ("declraer", "declarer"),
-    ("dclarerr", "declarer"),
+    ("dclarerr", "declarer"), ("lin", "line"),
 ])
 def test_case_one_letter_or_two_in_a_long_name_is_a_near_miss(key, field):
     from prefa_sim.batch import REQUEST_FIELDS

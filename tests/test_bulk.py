@@ -65,7 +65,8 @@ def random_request(rng: random.Random) -> dict:
     if rng.random() < 0.05:
         request["declarer_tricks"] = 3  # an old answer fed back: answered afresh
     if rng.random() < 0.1:  # a mistake, or a request the bulk path hands on
-        mistake = rng.choice(["dup", "count", "seat", "trump", "cards", "trick", "dealer"])
+        mistake = rng.choice(["dup", "count", "seat", "trump", "cards", "trick", "dealer",
+                              "misspelt", "own"])
         if mistake == "dup":
             request["hands"][seats[1]] = request["hands"][seats[0]]
         elif mistake == "count":
@@ -80,6 +81,10 @@ def random_request(rng: random.Random) -> dict:
             request.pop("widow", None)
         elif mistake == "trick":
             request["trick"] = []
+        elif mistake == "misspelt":  # a typo is refused, by either path alike
+            request[rng.choice(["trupm", "Dealer", "hand", "_note"])] = "H"
+        elif mistake == "own":  # a field of one's own, echoed
+            request["label"] = "deal 7"
         else:
             request["dealer"] = "1"
     return request

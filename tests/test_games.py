@@ -227,7 +227,8 @@ def test_player_names_with_settings_do_not_run_into_each_other(tmp_path):
     left = fig.axes[0]
     labels = left.get_xticklabels()
     names = [r["player"] for r in bidding_stats(read_games(out), 100).players]
-    assert [t.get_text().replace("\n", "") for t in labels] == names
+    assert [t.get_text().replace("\n", "").replace(" ", "") for t in labels] == \
+        [name.replace(" ", "") for name in names]
     boxes = [t.get_window_extent() for t in labels]
     for a, b in zip(boxes[:-1], boxes[1:], strict=True):
         assert a.x1 < b.x0  # each label ends before the next begins

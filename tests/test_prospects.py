@@ -161,5 +161,5 @@ def test_a_kept_folder_is_reused_finished_or_resumed_never_mixed(tmp_path):
 def test_few_deals_are_said_to_give_rough_intervals():
     result = CliRunner().invoke(main, ["makerate", HAND, "-n", "1", "-w", "1"])
     assert result.exit_code == 0, result.output
-    assert ": 1 deal, seed 1" in result.stdout and "only 1 deal(s): the intervals are rough" \
+    assert ": 1 deal, seed 1" in result.stdout and "only 1 deal: the intervals are rough" \
         in result.stdout

@@ -90,7 +90,7 @@ def test_impossible_scenario_stops_with_a_clear_message():
     ({"fixed": {"widow": "AKQ.-.-.-"}}, "3 cards fixed for widow"),
     ({"constraints": ["first.aces >"]}, "constraint 1"),
     ({"dealer": 3}, "dealer must be seat 0, 1 or 2"),
-    ({"colour": "red"}, "unknown key(s) colour"),
+    ({"colour": "red"}, "unknown key colour"),
 ])
 def test_scenario_errors_name_the_key(data, message):
     with pytest.raises(ScenarioError, match=message.replace("(", r"\(").replace(")", r"\)")):

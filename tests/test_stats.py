@@ -120,33 +120,29 @@ def test_ratio_bootstrap_over_clustered_rows():
     assert math.isnan(ratio_bootstrap([], []).value)
 
 
-@pytest.mark.parametrize("successes, trials", [
-    ([3, 3, 3], [3, 3, 3]),  # every seating of three deals made
-    ([0, 0], [3, 3]),
-    ([2, 2, 2, 2], [3, 3, 3, 3]),  # every deal alike at two of three
+@pytest.mark.parametrize("successes, trials, units", [
+    ([3, 3, 3], [3, 3, 3], 3),  # every seating of three deals made
+    ([0, 0], [3, 3], 2),
+    ([3, 3, 0], [3, 3, 0], 2),  # a unit without trials counts for nothing
 ])
-def test_a_rate_without_spread_between_units_is_not_a_point(successes, trials):
+def test_a_rate_at_0_or_1_gets_the_wilson_interval_over_its_units(successes, trials, units):
     from prefa_sim.stats.intervals import ratio_bootstrap, wilson
 
     e = ratio_bootstrap(successes, trials, 500, seed=1)
     rate = sum(successes) / sum(trials)
-    assert e.value == pytest.approx(rate) and e.n == sum(trials)
-    # At least as wide as Wilson over the units, each unit counted as one trial.
-    units = len(trials)
-    floor = wilson(round(rate * units), units) if rate in (0, 1) else None
-    assert e.low < e.high
-    if floor is not None:
-        assert (e.low, e.high) == (pytest.approx(floor.low), pytest.approx(floor.high))
-    else:
-        assert e.low < rate < e.high
+    floor = wilson(round(rate * units), units)
+    assert e.value == rate and e.n == sum(trials) and e.low < e.high
+    assert (e.low, e.high) == (pytest.approx(floor.low), pytest.approx(floor.high))
 
 
-def test_units_with_spread_keep_the_plain_bootstrap():
-    from prefa_sim.stats.intervals import ratio_bootstrap
+def test_few_units_are_never_narrower_than_wilson_at_the_effective_trials():
+    from prefa_sim.stats.intervals import ratio_bootstrap, wilson
 
-    # Two deals differ: resampling sees the spread, and the interval is the percentile
-    # bootstrap's, the possible rates of resampled pairs of deals.
-    e = ratio_bootstrap([3, 0], [3, 3], 2000, seed=1)
-    assert (e.low, e.high) == (0.0, 1.0)
+    # Four deals alike at two of three: the bootstrap is a point, the trials independent.
+    e = ratio_bootstrap([2, 2, 2, 2], [3, 3, 3, 3], 500, seed=1)
+    assert (e.low, e.high) == (pytest.approx(wilson(8, 12).low), pytest.approx(wilson(8, 12).high))
+    # One seating of four deals failed: the percentile bootstrap's low end, 3/4, is too
+    # high for 11 of 12; the spread it measures is no more than independent trials', so
+    # the interval reaches Wilson's over the 12 trials.
     e = ratio_bootstrap([3, 2, 3, 3], [3, 3, 3, 3], 2000, seed=1)
-    assert e.high == 1.0 and 2 / 3 < e.low < e.value
+    assert e.high == 1.0 and e.low == pytest.approx(wilson(11, 12).low)

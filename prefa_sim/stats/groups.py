@@ -84,8 +84,8 @@ def _value(feature: str, raw: str) -> int:
 def check_features(by: Sequence[str]) -> None:
     unknown = [f for f in by if f not in FEATURES]
     if unknown:
-        raise StatsError(f"unknown feature(s) {', '.join(unknown)} (known: "
-                         f"{', '.join(FEATURES)})")
+        word = "feature" if len(unknown) == 1 else "features"
+        raise StatsError(f"unknown {word} {', '.join(unknown)} (known: {', '.join(FEATURES)})")
     if len(set(by)) != len(by):
         raise StatsError("a feature is named twice")
     if len(by) > 8:

@@ -34,8 +34,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
     return Estimate(successes / n, low, high, n)
 
 
-def _wilson_bounds(p: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a rate ``p`` observed over ``n`` trials (``n > 0``)."""
+def _wilson_bounds(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate ``p`` observed over ``n`` trials (``n > 0``;
+    an effective number of trials need not be whole)."""
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
@@ -89,11 +90,13 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
     played in three seatings): ``successes[i]`` of ``trials[i]`` in unit ``i``, with a
     percentile bootstrap interval over units.
 
-    When every unit shows the same rate (all made, all failed, or a handful of deals
-    alike), resampling units cannot vary the rate and the bootstrap interval shrinks to
-    the point itself; the interval is then widened to at least the Wilson interval over
-    the units, as if each unit's trials were one trial: with no spread to measure how
-    far a unit's trials agree, that is the cautious assumption.
+    Near 0 or 1, and over few units, the percentile bootstrap is too narrow (over units
+    that all show one rate it is the point itself), so the interval is widened to at
+    least the Wilson interval at the effective number of trials: the trials divided by
+    the design effect the bootstrap measures (the spread of its replicates against that
+    of independent trials, at least 1).  When no spread can be measured (every unit at 0
+    or every unit at 1), a unit's trials are taken to agree completely: the Wilson
+    interval over the units.
     """
     import numpy as np
 
@@ -113,12 +116,15 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
             rates[start:start + size] = s[pick].sum(axis=1) / t[pick].sum(axis=1)
     low, high = np.nanquantile(rates, [(1 - level) / 2, (1 + level) / 2])
     rate = float(s.sum() / total)
-    played = t > 0
-    per_unit = s[played] / t[played]
-    if np.all(per_unit == per_unit[0]):
-        z = _normal_quantile((1 + level) / 2)
-        floor_low, floor_high = _wilson_bounds(rate, int(played.sum()), z)
-        low, high = min(low, floor_low), max(high, floor_high)
+    units = int((t > 0).sum())
+    independent = rate * (1 - rate) / total  # the variance of independent trials' rate
+    if independent == 0:
+        effective = float(units)
+    else:
+        design_effect = max(1.0, float(np.nanvar(rates)) / independent)
+        effective = max(float(units), total / design_effect)
+    floor_low, floor_high = _wilson_bounds(rate, effective, _normal_quantile((1 + level) / 2))
+    low, high = min(low, floor_low), max(high, floor_high)
     return Estimate(rate, float(low), float(high), int(total), level)
 
 

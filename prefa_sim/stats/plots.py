@@ -228,7 +228,8 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
                   fmt="none", ecolor="black", capsize=4)
     left.axhline(0, color="#444444", linewidth=0.8)
     labels = [_player_label(name) for name in names]
-    left.set_xticks(x, labels, fontsize=8 if any("\n" in t for t in labels) else None)
+    small = {"fontsize": 8} if any("\n" in t for t in labels) else {}
+    left.set_xticks(x, labels, **small)
     left.set_ylabel(f"kapíkia per {stats.unit} (change of result)")
     left.set_title("Each player's money", fontsize=11)
     levels = [r["level"] for r in stats.by_level]
@@ -257,15 +258,16 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
 def _player_label(name: str, width: int = 14) -> str:
     """A player's name for a tick label, broken after ``(`` and commas (and, in a longer
     setting, after ``_``) into lines of about ``width`` characters, so that names
-    carrying settings do not run into each other."""
+    carrying settings do not run into each other; spaces that would begin a line are
+    dropped.  (A long name without such points stays on one line.)"""
     pieces = []
     for piece in re.findall(r"[^(,]*[(,]|[^(,]+$", name):
         pieces += re.findall(r"[^_]*_|[^_]+$", piece) if len(piece) > width else [piece]
     lines = [""]
     for piece in pieces:
-        if lines[-1] and len(lines[-1]) + len(piece) > width:
+        if lines[-1] and len(lines[-1]) + len(piece.lstrip(" ")) > width:
             lines.append("")
-        lines[-1] += piece
+        lines[-1] += piece.lstrip(" ") if not lines[-1] else piece
     return "\n".join(lines)
 
 
