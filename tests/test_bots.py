@@ -409,13 +409,17 @@ def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
     player = make_player("sampling(play=4, defence=3,declarer_slack=0.5)")
     assert player.params == SamplingParams(play=4, defence=3, declarer_slack=0.5)
     assert make_player("heuristic(widow_bonus=0.5)").params.widow_bonus == 0.5
+    assert not make_player("sampling(read_declarations=false)").params.read_declarations
+    assert make_player("sampling(read_declarations=True)").params.read_declarations
     assert player_specs("sampling(play=4,defence=3),heuristic,random") == [
         "sampling(play=4,defence=3)", "heuristic", "random"]
     for spec, message in [("random(play=1)", "takes no settings"),
                           ("sampling(sample=3)", "unknown setting 'sample=3'"),
                           ("sampling(play=x)", "play must be a whole number"),
                           ("sampling(play=0)", "play must be a whole number of at least 1"),
-                          ("heuristic(widow_bonus=nan)", "widow_bonus must be a number")]:
+                          ("heuristic(widow_bonus=nan)", "widow_bonus must be a number"),
+                          ("sampling(read_declarations=2)",
+                           "read_declarations must be true or false")]:
         with pytest.raises(PlayerError, match=re.escape(message)):
             make_player(spec)
     result = CliRunner().invoke(main, ["games", "--players", "sampling(play=1,bidding=1,"
@@ -445,3 +449,36 @@ def test_after_the_aces_a_defender_gives_the_declarer_every_ace_it_cannot_see():
         hands = player._sample_hands(obs, rng)
         assert hands[0] & ACES_MASK == ACES_MASK & ~mine
         assert [bin(h).count("1") for h in hands] == [10, 10, 10]
+
+
+def test_the_declarers_samples_fit_the_defenders_declarations():
+    """Once the defenders have declared, the declarer keeps layouts in which each
+    defender's hand would have said its words by the heuristic's rule: nearly all do,
+    against about half when the words are not read."""
+    import numpy as np
+
+    from prefa_sim.bots import SamplingParams, SamplingPlayer
+    from prefa_sim.bots.heuristic import defence_word
+    from prefa_sim.bots.observation import Observation
+    from prefa_sim.cards import parse_hand
+    from prefa_sim.contracts import parse_contract
+
+    mine = parse_hand("AS KS QS 8S 7S AC 9C 8D 7D 9H")
+    widow = discard = parse_hand("8C 7H")  # the declarer laid the widow away again
+    contract, said = parse_contract("6S"), ("pass", "play", "pass")  # seat 2 plays alone
+    obs = Observation(seat=0, dealer=2, phase="play", hand=mine, legal=(), declarer=0,
+                      widow=widow, discard=discard, contract=contract, declarations=said,
+                      active=(0, 2), leader=0)
+    fitting = {}
+    for read in (True, False):
+        player = SamplingPlayer(SamplingParams(read_declarations=read))
+        rng = np.random.default_rng(6)
+        fitting[read] = 0
+        for _ in range(60):
+            hands = player._sample_hands(obs, rng)
+            assert hands[0] == mine and [bin(h).count("1") for h in hands] == [10, 10, 10]
+            assert not (hands[1] & hands[2] or (hands[1] | hands[2]) & (mine | discard))
+            fitting[read] += all(
+                word == defence_word(contract, 0, speaker, hands[speaker], said[:k])
+                for k, (word, speaker) in enumerate(zip(said, (1, 2, 1), strict=True)))
+    assert fitting[True] >= 57 and fitting[False] <= 40

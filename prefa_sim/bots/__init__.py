@@ -91,6 +91,11 @@ def _with_settings(name: str, text: str) -> Player:
             raise PlayerError(f"{name}: unknown setting {item!r} (settings: "
                               f"{', '.join(fields)})")
         kind = type(fields[key].default)
+        if kind is bool:
+            if value.lower() not in ("true", "false"):
+                raise PlayerError(f"{name}: {key} must be true or false, got {value!r}")
+            values[key] = value.lower() == "true"
+            continue
         wanted = "a whole number of at least 1" if kind is int else "a number"
         try:
             values[key] = kind(value)

@@ -4,7 +4,8 @@ For each decision it deals the cards it cannot see many times, consistently with
 its seat knows (its own cards, the cards played and who played them, the suits a player
 has shown out of, its widow and discard when it declares, the declarer's cards shown
 with a claim) and with the auction (a defender gives the declarer twelve cards, lays
-away the two the declarer would and keeps layouts whose ten count up to the contract),
+away the two the declarer would and keeps layouts whose ten count up to the contract;
+the declarer keeps layouts whose defenders would have declared as they did),
 solves every sample double-dummy with the engine, and takes the action with the best
 average money, not just tricks:
 
@@ -73,8 +74,11 @@ class SamplingParams:
     """The defence margin of the model of the partner's declarations (the heuristic's
     rule, ``heuristic.defence_word``)."""
     fit_tries: int = 40
-    """Samples drawn in search of one that fits the auction before one that does not is
-    taken."""
+    """Samples drawn in search of one that fits the auction (or, for the declarer, the
+    defenders' declarations) before one that does not is taken."""
+    read_declarations: bool = True
+    """The declarer keeps layouts in which the defenders' hands would have made the
+    declarations they made, by the model of ``partner_margin`` (the heuristic's rule)."""
 
 
 def sample_hidden(unknown: int, buckets: list[tuple[int, int]], rng: np.random.Generator,
@@ -368,8 +372,15 @@ class SamplingPlayer(SolvingPlayer):
         lays away the two the declarer would (``best_discard`` for the contract's strain)
         and keeps the layout when the ten kept count at least the contract's level less
         ``declarer_slack`` (``evaluate.declarer_tricks``) and respect the declarer's shown
-        voids; after ``fit_tries`` layouts it takes the one whose declarer counts most."""
+        voids; after ``fit_tries`` layouts it takes the one whose declarer counts most.
+
+        The declarer, once the defenders have declared, keeps the layout in which the
+        heuristic's rule (``defence_word``) on each defender's ten cards says what that
+        defender said; after ``fit_tries`` layouts it takes the one that agrees with the
+        most of their words."""
         unknown, places, buckets = self._hidden_buckets(obs)
+        if obs.seat == obs.declarer and obs.declarations and self.params.read_declarations:
+            return self._declared_layout(obs, unknown, places, buckets, rng)
         model = obs.seat != obs.declarer and obs.declarer in places and -1 in places
         if model:  # the declarer's hand and the discard, dealt as one
             where, gone = places.index(obs.declarer), places.index(-1)
@@ -407,6 +418,34 @@ class SamplingPlayer(SolvingPlayer):
                 best, best_count = hands, count
         if best is None:
             raise SampleError("no layout of the unseen cards respects the declarer's voids")
+        return best
+
+    def _declared_layout(self, obs: Observation, unknown: int, places: list[int],
+                         buckets: list[tuple[int, int]], rng) -> list[int]:
+        """The declarer's layout of the unseen cards that fits the defenders' words
+        (``_sample_hands``)."""
+        said = tuple(obs.declarations)
+        played = [0, 0, 0]
+        for seat, card in obs.played:
+            played[seat] |= 1 << card
+        best, best_agree = None, -1
+        for _ in range(self.params.fit_tries):
+            shares = sample_hidden(unknown, buckets, rng, self.params.tries)
+            hands = [0, 0, 0]
+            hands[obs.seat] = obs.hand
+            for place, share in zip(places, shares, strict=True):
+                if place >= 0:
+                    hands[place] = share
+            agree = 0
+            for k, word in enumerate(said):
+                speaker = _defence_speaker(obs.declarer, said[:k])
+                agree += word == defence_word(obs.contract, obs.declarer, speaker,
+                                              hands[speaker] | played[speaker], said[:k],
+                                              self.params.partner_margin)
+            if agree == len(said):
+                return hands
+            if agree > best_agree:
+                best, best_agree = hands, agree
         return best
 
     def _sample_positions(self, obs: Observation, rng, samples: int) -> list[Position]:
