@@ -121,7 +121,7 @@ def quick_request(obj: object) -> Quick | None:
     if type(hands) is not list or len(hands) != 3:
         return None
     if not _PLAIN.issuperset(obj):  # card values, a line of play, a trick, fields of its own
-        if not _KNOWN.issuperset(obj) and misspelt_field(obj, _KNOWN):
+        if not REQUEST_FIELDS.issuperset(obj) and misspelt_field(obj, REQUEST_FIELDS):
             return None
         cards, line, trick = get("cards"), get("line"), get("trick")
         if (cards is not None and cards is not False) or \
@@ -191,7 +191,6 @@ _ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5,
 _LEADER = [{mask: opening_leader(dealer, seats) for mask, seats in _ACTIVE.items()}
            for dealer in (0, 1, 2)]
 _PLAIN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow"})
-_KNOWN = REQUEST_FIELDS
 
 
 def _decode(text: str) -> object:
@@ -199,7 +198,7 @@ def _decode(text: str) -> object:
     answer) is read again by the standard library, which reads integers beyond 64 bits
     exactly where orjson makes them floats."""
     obj = orjson.loads(text)
-    if type(obj) is dict and not _KNOWN.issuperset(obj):
+    if type(obj) is dict and not REQUEST_FIELDS.issuperset(obj):
         return json.loads(text)
     return obj
 
@@ -242,7 +241,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
     best = best.tolist()
     cell = 0
     for i, obj, r, number, raw in requests:
-        result = obj if _KNOWN.issuperset(obj) else \
+        result = obj if REQUEST_FIELDS.issuperset(obj) else \
             {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
         result.update(dealer=r.dealer, declarer=r.declarer, leader=r.leader,
                       active=list(r.active))

@@ -132,6 +132,19 @@ def _defence_speaker(declarer: int, said: tuple[str, ...]) -> int:
     return (declarer + (1 if len(said) != 1 else 2)) % 3
 
 
+def _layout(obs: Observation, places: list[int], shares: list[int]) -> list[int]:
+    """The cards each seat holds: the seat's own, the declarer's shown with a claim, and
+    each share of the unseen cards dealt to its place (-1: the cards laid away)."""
+    hands = [0, 0, 0]
+    hands[obs.seat] = obs.hand
+    if obs.shown:
+        hands[obs.declarer] = obs.shown
+    for place, share in zip(places, shares, strict=True):
+        if place >= 0:
+            hands[place] = share
+    return hands
+
+
 class SampleError(ValueError):
     """Unseen cards that cannot be dealt as the seat's knowledge requires."""
 
@@ -395,14 +408,7 @@ class SamplingPlayer(SolvingPlayer):
             need = obs.contract.level - self.params.declarer_slack - 1e-9  # sums of tenths
         best, best_count = None, None
         for _ in range(self.params.fit_tries if model else 1):
-            shares = sample_hidden(unknown, buckets, rng, self.params.tries)
-            hands = [0, 0, 0]
-            hands[obs.seat] = obs.hand
-            if obs.shown:
-                hands[obs.declarer] = obs.shown
-            for place, share in zip(places, shares, strict=True):
-                if place >= 0:  # -1: the cards laid away
-                    hands[place] = share
+            hands = _layout(obs, places, sample_hidden(unknown, buckets, rng, self.params.tries))
             if not model:
                 return hands
             held = hands[obs.declarer] | aces
@@ -430,12 +436,7 @@ class SamplingPlayer(SolvingPlayer):
             played[seat] |= 1 << card
         best, best_agree = None, -1
         for _ in range(self.params.fit_tries):
-            shares = sample_hidden(unknown, buckets, rng, self.params.tries)
-            hands = [0, 0, 0]
-            hands[obs.seat] = obs.hand
-            for place, share in zip(places, shares, strict=True):
-                if place >= 0:
-                    hands[place] = share
+            hands = _layout(obs, places, sample_hidden(unknown, buckets, rng, self.params.tries))
             agree = 0
             for k, word in enumerate(said):
                 speaker = _defence_speaker(obs.declarer, said[:k])
