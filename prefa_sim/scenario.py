@@ -42,6 +42,7 @@ from .cards import (
 from .constraints import Constraint, ConstraintError
 from .jsonl import utf8_error
 from .seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
+from .words import plural
 
 SIZES = {"first": 10, "second": 10, "dealer": 10, "widow": 2}
 
@@ -97,7 +98,7 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
     known = {"name", "description", "dealer", "fixed", "constraints"}
     unknown = set(data) - known
     if unknown:
-        word = "key" if len(unknown) == 1 else "keys"
+        word = plural(len(unknown), "key")
         raise ScenarioError(f"{source}: unknown {word} {', '.join(sorted(unknown))} "
                             f"(known: {', '.join(sorted(known))})")
     fixed = {}

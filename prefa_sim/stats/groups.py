@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 
 from ..cards import Strain
 from ..dataset import DatasetError, read_batches
+from ..words import plural
 from .intervals import Estimate
 from .makerate import make_rates, mean_tricks
 from .scan import scan
@@ -84,7 +85,7 @@ def _value(feature: str, raw: str) -> int:
 def check_features(by: Sequence[str]) -> None:
     unknown = [f for f in by if f not in FEATURES]
     if unknown:
-        word = "feature" if len(unknown) == 1 else "features"
+        word = plural(len(unknown), "feature")
         raise StatsError(f"unknown {word} {', '.join(unknown)} (known: {', '.join(FEATURES)})")
     if len(set(by)) != len(by):
         raise StatsError("a feature is named twice")
