@@ -1,6 +1,8 @@
 """The search's sure-trick bounds never promise more than best play gives, and hold
 wherever the cards they name as relevant lie the same (partial positions)."""
 
+import random
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,6 +12,7 @@ from prefa_sim.engine.search import (
     quick_tricks,
     stopper_tricks,
     sure_trump_tricks,
+    waiting_tricks,
 )
 from prefa_sim.position import Position
 
@@ -35,7 +38,8 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     control, rel_control = control_tricks(hands, declarer, trump)
     found = [(trump_lower, rel_lower, True), (trump_defence, rel_defence, False),
              (stop_lower, rel_sl, True), (stop_defence, rel_sd, False),
-             (quick, rel_quick, leading), (control, rel_control, True), cashed]
+             (quick, rel_quick, leading), (control, rel_control, True), cashed,
+             (*waiting_tricks(hands, declarer, trump), True)]
     if len(pos.active) == 2:
         defender = next(s for s in pos.active if s != declarer)
         found += [(*control_tricks(hands, defender, trump), False),
@@ -59,3 +63,38 @@ def test_bounds_hold_wherever_the_irrelevant_cards_lie(pos, seed):
         other = relocate_below(pos, int(relevant), seed)
         value = reference_value(other)
         assert tricks <= (value if for_declarer else other.tricks_left - value)
+
+
+@st.composite
+def top_heavy_endings(draw):
+    """Endings without trumps in play where the declarer holds the top cards of some
+    suits: the positions the waiting-tricks bound speaks of, rare among random deals."""
+    active = draw(st.sampled_from([(0, 1, 2), (0, 1, 2), (0, 1), (0, 2), (1, 2)]))
+    tricks = draw(st.integers(2, 4 if len(active) == 3 else 5))
+    declarer = draw(st.sampled_from(active))
+    leader = draw(st.sampled_from(active))
+    suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=4, unique=True))
+    trump = draw(st.sampled_from([4] + [s for s in range(4) if s not in suits]))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    mine = list(dict.fromkeys(8 * s + 7 - k for s in suits for k in range(rng.randint(0, 2))))
+    rng.shuffle(mine)
+    rest = [c for c in range(32) if c // 8 in suits and c not in mine[:tricks]]
+    rng.shuffle(rest)
+    hands = [0, 0, 0]
+    for card in mine[:tricks] + rest[:tricks - len(mine[:tricks])]:
+        hands[declarer] |= 1 << card
+    rest = rest[tricks - len(mine[:tricks]):]
+    for seat in active:
+        if seat != declarer:
+            for card in rest[:tricks]:
+                hands[seat] |= 1 << card
+            rest = rest[tricks:]
+    return Position(tuple(hands), trump, leader, declarer, active)
+
+
+@settings(max_examples=800, deadline=None)
+@given(top_heavy_endings(), st.integers(0, 2**32 - 1))
+def test_waiting_tricks_hold_wherever_the_irrelevant_cards_lie(pos, seed):
+    tricks, relevant = waiting_tricks(hands_array(pos), pos.declarer, int(pos.trump))
+    assert tricks <= reference_value(pos)
+    assert tricks <= reference_value(relocate_below(pos, int(relevant), seed))

@@ -11,7 +11,8 @@ tree without call overhead:
   quick tricks for the side on lead, sure trump tricks for each side, the
   tricks of a player holding the only trumps and the tricks top cards in side
   suits the other side holds are sure to take (alone, or added up where they
-  are different tricks), then
+  are different tricks), the declarer's top cards when no trumps are held and a
+  defender is on lead (``waiting_tricks``), then
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
@@ -468,6 +469,58 @@ def stopper_tricks(hands, declarer, trump, nact):
 
 
 @njit(cache=True, inline="always")
+def waiting_tricks(hands, declarer, trump):
+    """Sure tricks of the declarer's top cards when no one holds a trump (or in
+    no-trumps), whoever is on lead.
+
+    A top card lies above every defender's card of its suit, so it wins whenever
+    it is played but as a discard.  The declarer wins every trick in a suit it
+    holds a top card of, and once on lead cashes them all.  Until then each trick
+    is led by a defender in a suit where the declarer holds no top card: in a
+    suit it holds none of at the start (a safe suit) at most as many times as
+    the longer defender holds cards of it.  The declarer follows with low
+    cards or throws them, and throws top cards only when it has no low card
+    left: first those of suits the defenders are void in, then all but the last
+    of each other suit.  Throwing one of these last ones could open a new safe
+    suit, so the count is 0 when it comes to that.  Returns ``(tricks, relevant
+    cards)``: the top cards, and the defenders' top card of each safe suit the
+    declarer holds cards of (it stays safe wherever the lower cards lie).
+    """
+    if trump < NO_TRUMP and ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
+        return 0, np.int64(0)
+    mine = hands[declarer]
+    first = hands[declarer + 1 if declarer < 2 else 0]
+    second = hands[declarer - 1 if declarer > 0 else 2]
+    tops = 0
+    safe_leads = 0
+    last_tops = 0  # suits with top cards that a defender holds cards of
+    rel = np.int64(0)
+    for s in range(4):
+        sh = 8 * s
+        m = (mine >> sh) & SUIT_BITS
+        o1 = (first >> sh) & SUIT_BITS
+        o2 = (second >> sh) & SUIT_BITS
+        o = o1 | o2
+        if o == 0:
+            tops += popcount(m)
+            continue
+        high = highest_bit(o)
+        top = m & _above(high)
+        if top:
+            tops += popcount(top)
+            last_tops += 1
+            rel |= top << sh
+        else:
+            safe_leads += max(popcount(o1), popcount(o2))
+            if m:
+                rel |= np.int64(1) << (sh + high)
+    thrown = max(0, safe_leads - (popcount(mine) - tops))
+    if tops - thrown < last_tops:
+        return 0, np.int64(0)
+    return tops - thrown, rel
+
+
+@njit(cache=True, inline="always")
 def last_trick(hands, leader, trump, active):
     """Winner of the last trick, each active seat holding one card, and the winning card
     when it won by rank (else 0), as a mask."""
@@ -787,6 +840,11 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if stop_defence > defence:
                         defence = stop_defence
                         rel_defence = rel_sd
+                if lower < t and player != declarer:
+                    waiting, rel_w = waiting_tricks(hands, declarer, trump)
+                    if waiting > lower:
+                        lower = waiting
+                        rel_lower = rel_w
                 if lower >= t:
                     val = True
                     rel = rel_lower
