@@ -76,19 +76,17 @@ def top_heavy_endings(draw):
     suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=4, unique=True))
     trump = draw(st.sampled_from([4] + [s for s in range(4) if s not in suits]))
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    mine = list(dict.fromkeys(8 * s + 7 - k for s in suits for k in range(rng.randint(0, 2))))
-    rng.shuffle(mine)
-    rest = [c for c in range(32) if c // 8 in suits and c not in mine[:tricks]]
+    tops = [8 * s + 7 - k for s in suits for k in range(rng.randint(0, 2))]  # ace, king
+    rng.shuffle(tops)
+    tops = tops[:tricks]
+    rest = [c for c in range(32) if c // 8 in suits and c not in tops]
     rng.shuffle(rest)
-    hands = [0, 0, 0]
-    for card in mine[:tricks] + rest[:tricks - len(mine[:tricks])]:
-        hands[declarer] |= 1 << card
-    rest = rest[tricks - len(mine[:tricks]):]
+    dealt = {declarer: tops + rest[:tricks - len(tops)]}
+    rest = rest[tricks - len(tops):]
     for seat in active:
         if seat != declarer:
-            for card in rest[:tricks]:
-                hands[seat] |= 1 << card
-            rest = rest[tricks:]
+            dealt[seat], rest = rest[:tricks], rest[tricks:]
+    hands = [sum(1 << c for c in dealt.get(seat, [])) for seat in range(3)]
     return Position(tuple(hands), trump, leader, declarer, active)
 
 
