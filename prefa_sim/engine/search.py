@@ -368,6 +368,12 @@ def _trump_tricks(own, opposing):
 
 
 @njit(cache=True, inline="always")
+def _defender_hands(hands, declarer):
+    """The hands of the declarer's defenders: the one playing after it, then the one before."""
+    return hands[declarer + 1 if declarer < 2 else 0], hands[declarer - 1 if declarer > 0 else 2]
+
+
+@njit(cache=True, inline="always")
 def sure_trump_tricks(hands, declarer, trump):
     """Tricks each side is sure to take with trumps (``_trump_tricks``).
 
@@ -380,8 +386,9 @@ def sure_trump_tricks(hands, declarer, trump):
         return 0, 0, np.int64(0), np.int64(0)
     sh = 8 * trump
     mine = (hands[declarer] >> sh) & SUIT_BITS
-    first = (hands[declarer + 1 if declarer < 2 else 0] >> sh) & SUIT_BITS
-    second = (hands[declarer - 1 if declarer > 0 else 2] >> sh) & SUIT_BITS
+    first, second = _defender_hands(hands, declarer)
+    first = (first >> sh) & SUIT_BITS
+    second = (second >> sh) & SUIT_BITS
     lower, rel_lower = _trump_tricks(mine, first | second)
     defence, rel_defence = _trump_tricks(first, mine)
     defence2, rel_defence2 = _trump_tricks(second, mine)
@@ -438,8 +445,7 @@ def stopper_tricks(hands, declarer, trump, nact):
     for the second)``.
     """
     mine = hands[declarer]
-    first = hands[declarer + 1 if declarer < 2 else 0]
-    second = hands[declarer - 1 if declarer > 0 else 2]
+    first, second = _defender_hands(hands, declarer)
     lower = 0
     defence = 0
     rel_lower = np.int64(0)
@@ -489,8 +495,7 @@ def waiting_tricks(hands, declarer, trump):
     if trump < NO_TRUMP and ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
         return 0, np.int64(0)
     mine = hands[declarer]
-    first = hands[declarer + 1 if declarer < 2 else 0]
-    second = hands[declarer - 1 if declarer > 0 else 2]
+    first, second = _defender_hands(hands, declarer)
     tops = 0
     safe_leads = 0
     last_tops = 0  # suits with top cards that a defender holds cards of
