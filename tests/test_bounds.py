@@ -43,6 +43,7 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
     if len(pos.active) == 2:
         defender = next(s for s in pos.active if s != declarer)
         found += [(*control_tricks(hands, defender, trump), False),
+                  (*waiting_tricks(hands, defender, trump), False),
                   (stop_lower + trump_lower, rel_sl | rel_lower, True),
                   (stop_defence + trump_defence, rel_sd | rel_defence, False)]
     return found
@@ -67,11 +68,13 @@ def test_bounds_hold_wherever_the_irrelevant_cards_lie(pos, seed):
 
 @st.composite
 def top_heavy_endings(draw):
-    """Endings without trumps in play where the declarer holds the top cards of some
-    suits: the positions the waiting-tricks bound speaks of, rare among random deals."""
+    """Endings without trumps in play where one player (the declarer, or with two hands
+    either) holds the top cards of some suits: the positions the waiting-tricks bound
+    speaks of, rare among random deals.  Returns the position and that player."""
     active = draw(st.sampled_from([(0, 1, 2), (0, 1, 2), (0, 1), (0, 2), (1, 2)]))
     tricks = draw(st.integers(2, 4 if len(active) == 3 else 5))
     declarer = draw(st.sampled_from(active))
+    holder = declarer if len(active) == 3 else draw(st.sampled_from(active))
     leader = draw(st.sampled_from(active))
     suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=4, unique=True))
     trump = draw(st.sampled_from([4] + [s for s in range(4) if s not in suits]))
@@ -81,18 +84,25 @@ def top_heavy_endings(draw):
     tops = tops[:tricks]
     rest = [c for c in range(32) if c // 8 in suits and c not in tops]
     rng.shuffle(rest)
-    dealt = {declarer: tops + rest[:tricks - len(tops)]}
+    dealt = {holder: tops + rest[:tricks - len(tops)]}
     rest = rest[tricks - len(tops):]
     for seat in active:
-        if seat != declarer:
+        if seat != holder:
             dealt[seat], rest = rest[:tricks], rest[tricks:]
     hands = [sum(1 << c for c in dealt.get(seat, [])) for seat in range(3)]
-    return Position(tuple(hands), trump, leader, declarer, active)
+    return Position(tuple(hands), trump, leader, declarer, active), holder
+
+
+def side_tricks(pos: Position, seat: int) -> int:
+    """The tricks left that ``seat``'s side takes with best play."""
+    value = reference_value(pos)
+    return value if seat == pos.declarer else pos.tricks_left - value
 
 
 @settings(max_examples=800, deadline=None)
 @given(top_heavy_endings(), st.integers(0, 2**32 - 1))
-def test_waiting_tricks_hold_wherever_the_irrelevant_cards_lie(pos, seed):
-    tricks, relevant = waiting_tricks(hands_array(pos), pos.declarer, int(pos.trump))
-    assert tricks <= reference_value(pos)
-    assert tricks <= reference_value(relocate_below(pos, int(relevant), seed))
+def test_waiting_tricks_hold_wherever_the_irrelevant_cards_lie(ending, seed):
+    pos, holder = ending
+    tricks, relevant = waiting_tricks(hands_array(pos), holder, int(pos.trump))
+    assert tricks <= side_tricks(pos, holder)
+    assert tricks <= side_tricks(relocate_below(pos, int(relevant), seed), holder)

@@ -28,6 +28,21 @@ def test_positions_that_differ_in_low_cards_share_the_table_soundly(pos, seed):
         assert solver.solve(other) == reference_value(other)
 
 
+@settings(max_examples=200, deadline=None)
+@given(endings(min_tricks=3, max_tricks=4, trick_start=True), st.randoms())
+def test_strains_share_the_table_once_no_trumps_are_left(pos, rng):
+    """Once no one holds a trump, play goes on as in no-trumps and the table stores it so:
+    the same cards solved in every strain, one after the other with one table, against
+    minimax."""
+    solver = Solver(table_bits=12)
+    hands = tuple(pos.hand(s) if s in pos.active else 0 for s in range(3))
+    strains = list(Strain)
+    rng.shuffle(strains)
+    for strain in [*strains, strains[0]]:
+        other = Position(hands, strain, pos.leader, pos.declarer, pos.active)
+        assert solver.solve(other) == reference_value(other)
+
+
 @settings(max_examples=2500, deadline=None)
 @given(endings())
 def test_solver_matches_minimax_on_short_endings(solver, pos):

@@ -11,8 +11,9 @@ tree without call overhead:
   quick tricks for the side on lead, sure trump tricks for each side, the
   tricks of a player holding the only trumps and the tricks top cards in side
   suits the other side holds are sure to take (alone, or added up where they
-  are different tricks), the declarer's top cards when no trumps are held and a
-  defender is on lead (``waiting_tricks``), then
+  are different tricks), the top cards of the side not on lead when no trumps
+  are held (``waiting_tricks``: the declarer's, and with two hands the
+  defender's), then
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
@@ -150,7 +151,10 @@ def length_key(hands, leader, ctx):
     bits 32-63), who leads, and the strain, declarer and seats in play (high halves)."""
     key = suit_lengths(hands[0]) | (suit_lengths(hands[1]) << 4)
     key |= suit_lengths(hands[2]) << 32
-    key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (ctx[CTX_TRUMP] << 44)
+    trump = ctx[CTX_TRUMP]
+    if trump < NO_TRUMP and not ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
+        trump = NO_TRUMP  # no trumps left: the rest plays as in no-trumps
+    key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (trump << 44)
     return key | (ctx[CTX_ACTIVE] << 52)
 
 
@@ -475,30 +479,31 @@ def stopper_tricks(hands, declarer, trump, nact):
 
 
 @njit(cache=True, inline="always")
-def waiting_tricks(hands, declarer, trump):
-    """Sure tricks of the declarer's top cards when no one holds a trump (or in
-    no-trumps), whoever is on lead.
+def waiting_tricks(hands, seat, trump):
+    """Sure tricks of ``seat``'s top cards when no one holds a trump (or in
+    no-trumps), whoever is on lead: the declarer's against its defenders, or
+    with two hands the defender's against the declarer.
 
-    A top card lies above every defender's card of its suit, so it wins whenever
-    it is played but as a discard.  The declarer wins every trick in a suit it
-    holds a top card of, and once on lead cashes them all.  Until then each trick
-    is led by a defender in a suit where the declarer holds no top card: in a
-    suit it holds none of at the start (a safe suit) at most as many times as
-    the longer defender holds cards of it.  The declarer follows with low
-    cards or throws them, and throws top cards only when it has no low card
-    left: first those of suits the defenders are void in, then all but the last
-    of each other suit.  Throwing one of these last ones could open a new safe
-    suit, so the count is 0 when it comes to that.  Returns ``(tricks, relevant
-    cards)``: the top cards, and the defenders' top card of each safe suit the
-    declarer holds cards of (it stays safe wherever the lower cards lie).
+    A top card lies above every opponent's card of its suit, so it wins whenever
+    it is played but as a discard.  The seat wins every trick in a suit it holds
+    a top card of, and once on lead cashes them all.  Until then each trick is
+    led by an opponent in a suit where the seat holds no top card: in a suit it
+    holds none of at the start (a safe suit) at most as many times as the longer
+    opponent holds cards of it.  The seat follows with low cards or throws them,
+    and throws top cards only when it has no low card left: first those of
+    suits the opponents are void in, then all but the last of each other suit.
+    Throwing one of these last ones could open a new safe suit, so the count is
+    0 when it comes to that.  Returns ``(tricks, relevant cards)``: the top
+    cards, and the opponents' top card of each safe suit the seat holds cards of
+    (it stays safe wherever the lower cards lie).
     """
     if trump < NO_TRUMP and ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
         return 0, np.int64(0)
-    mine = hands[declarer]
-    first, second = _defender_hands(hands, declarer)
+    mine = hands[seat]
+    first, second = _defender_hands(hands, seat)
     tops = 0
     safe_leads = 0
-    last_tops = 0  # suits with top cards that a defender holds cards of
+    last_tops = 0  # suits with top cards that an opponent holds cards of
     rel = np.int64(0)
     for s in range(4):
         sh = 8 * s
@@ -850,6 +855,12 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if waiting > lower:
                         lower = waiting
                         rel_lower = rel_w
+                if nact == 2 and player == declarer and r - defence >= t:
+                    waiting, rel_w = waiting_tricks(
+                        hands, lowest_bit(active & ~(1 << declarer)), trump)
+                    if waiting > defence:
+                        defence = waiting
+                        rel_defence = rel_w
                 if lower >= t:
                     val = True
                     rel = rel_lower
