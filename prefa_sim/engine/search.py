@@ -148,7 +148,9 @@ def suit_lengths(hand):
 def length_key(hands, leader, ctx):
     """Bucket key of a trick start: every seat's length in every suit (seat 0's and 1's
     in the low and high half of each byte of bits 0-31, seat 2's in the low halves of
-    bits 32-63), who leads, and the strain, declarer and seats in play (high halves)."""
+    bits 32-63), who leads, and the strain, declarer and seats in play (high halves).
+    A position with no trumps left plays as in no-trumps and is keyed so, which lets
+    the strains of one deal share it."""
     key = suit_lengths(hands[0]) | (suit_lengths(hands[1]) << 4)
     key |= suit_lengths(hands[2]) << 32
     trump = ctx[CTX_TRUMP]
