@@ -3,8 +3,9 @@
 The declarer maximises their own tricks; the active defenders together
 minimise them.  ``Solver`` owns a transposition table and scratch arrays and
 calls the numba kernels of ``prefa_sim.engine``.  Table entries are keyed by
-relative ranks together with the strain, declarer and active seats, so they
-stay valid across positions and deals: one solver can serve a whole batch.
+relative ranks together with the strain (no-trumps once no trumps are left),
+declarer and active seats, so they stay valid across positions, deals and
+strains: one solver can serve a whole batch.
 A solver is not thread-safe; use one per thread or process.
 """
 

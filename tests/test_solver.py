@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefa_sim.cards import Strain
+from prefa_sim.engine.search import STAT_NODES, STAT_SEARCHES
 from prefa_sim.position import Position
 from prefa_sim.solver import Solver
 
@@ -41,6 +42,26 @@ def test_strains_share_the_table_once_no_trumps_are_left(pos, rng):
     for strain in [*strains, strains[0]]:
         other = Position(hands, strain, pos.leader, pos.declarer, pos.active)
         assert solver.solve(other) == reference_value(other)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(ACTIVE_SETS), st.integers(2, 6), st.integers(0, 3), st.randoms())
+def test_a_position_without_trumps_is_answered_from_its_no_trumps_entries(active, tricks,
+                                                                          suit, rng):
+    """Cards dealt without a single card of ``suit`` play the same with it as trumps and in
+    no-trumps: once the no-trumps position is solved, the table answers every test of
+    the other at its first node."""
+    deck = [c for c in range(32) if c // 8 != suit]
+    rng.shuffle(deck)
+    hands = [0, 0, 0]
+    for i, seat in enumerate(active):
+        hands[seat] = sum(1 << c for c in deck[i * tricks:(i + 1) * tricks])
+    leader, declarer = rng.choice(active), rng.choice(active)
+    solver = Solver(table_bits=16)
+    value = solver.solve(Position(tuple(hands), Strain.NT, leader, declarer, active))
+    solver.stats[:] = 0
+    assert solver.solve(Position(tuple(hands), Strain(suit), leader, declarer, active)) == value
+    assert solver.stats[STAT_NODES] == solver.stats[STAT_SEARCHES]
 
 
 @settings(max_examples=2500, deadline=None)

@@ -27,7 +27,8 @@ tree without call overhead:
 
 The table stores lower and upper bounds on the declarer's tricks from a trick
 start, so bounds found for one target serve every later target, discard,
-or deal with the same strain, declarer and active seats.
+or deal with the same strain, declarer and active seats (and, once no trumps
+are left, the same position in any strain: ``length_key``).
 
 Partial positions.  Every result comes with the set of cards whose ranks it
 depended on: the cards that won a trick by beating a card of their own suit
@@ -374,9 +375,10 @@ def _trump_tricks(own, opposing):
 
 
 @njit(cache=True, inline="always")
-def _defender_hands(hands, declarer):
-    """The hands of the declarer's defenders: the one playing after it, then the one before."""
-    return hands[declarer + 1 if declarer < 2 else 0], hands[declarer - 1 if declarer > 0 else 2]
+def _defender_hands(hands, seat):
+    """The hands of ``seat``'s opponents (the declarer's defenders, or with two hands the
+    declarer and an empty seat): the one playing after it, then the one before."""
+    return hands[seat + 1 if seat < 2 else 0], hands[seat - 1 if seat > 0 else 2]
 
 
 @njit(cache=True, inline="always")
@@ -857,7 +859,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if waiting > lower:
                         lower = waiting
                         rel_lower = rel_w
-                if nact == 2 and player == declarer and r - defence >= t:
+                if nact == 2 and player == declarer and lower < t and r - defence >= t:
                     waiting, rel_w = waiting_tricks(
                         hands, lowest_bit(active & ~(1 << declarer)), trump)
                     if waiting > defence:
