@@ -146,6 +146,15 @@ def suit_lengths(hand):
 
 
 @njit(cache=True, inline="always")
+def strain_in_play(hands, trump):
+    """The strain the rest of play goes by: ``trump``, or no-trumps once no one holds a
+    trump (at a trick start)."""
+    if trump < NO_TRUMP and not ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
+        return NO_TRUMP
+    return trump
+
+
+@njit(cache=True, inline="always")
 def length_key(hands, leader, ctx):
     """Bucket key of a trick start: every seat's length in every suit (seat 0's and 1's
     in the low and high half of each byte of bits 0-31, seat 2's in the low halves of
@@ -154,10 +163,8 @@ def length_key(hands, leader, ctx):
     the strains of one deal share it."""
     key = suit_lengths(hands[0]) | (suit_lengths(hands[1]) << 4)
     key |= suit_lengths(hands[2]) << 32
-    trump = ctx[CTX_TRUMP]
-    if trump < NO_TRUMP and not ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
-        trump = NO_TRUMP  # no trumps left: the rest plays as in no-trumps
-    key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (trump << 44)
+    strain = strain_in_play(hands, ctx[CTX_TRUMP])
+    key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (strain << 44)
     return key | (ctx[CTX_ACTIVE] << 52)
 
 
@@ -501,7 +508,7 @@ def waiting_tricks(hands, seat, trump):
     cards, and the opponents' top card of each safe suit the seat holds cards of
     (it stays safe wherever the lower cards lie).
     """
-    if trump < NO_TRUMP and ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
+    if strain_in_play(hands, trump) < NO_TRUMP:
         return 0, np.int64(0)
     mine = hands[seat]
     first, second = _defender_hands(hands, seat)
@@ -819,9 +826,9 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if control > lower:
                         lower = control
                         rel_lower = rel_c
+                defender = lowest_bit(active & ~(1 << declarer))  # the one, with two hands
                 if nact == 2 and r - defence >= t:
-                    control, rel_c = control_tricks(
-                        hands, lowest_bit(active & ~(1 << declarer)), trump)
+                    control, rel_c = control_tricks(hands, defender, trump)
                     if control > defence:
                         defence = control
                         rel_defence = rel_c
@@ -860,8 +867,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                         lower = waiting
                         rel_lower = rel_w
                 if nact == 2 and player == declarer and lower < t and r - defence >= t:
-                    waiting, rel_w = waiting_tricks(
-                        hands, lowest_bit(active & ~(1 << declarer)), trump)
+                    waiting, rel_w = waiting_tricks(hands, defender, trump)
                     if waiting > defence:
                         defence = waiting
                         rel_defence = rel_w
