@@ -51,6 +51,18 @@ from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount
 from .lookup import TRUMP_TRICKS
+from .suits import (
+    ALL_SUITS,
+    RANK_BITS,
+    SUIT_BITS,
+    at_or_below_top,
+    suit_lengths,
+    suit_max,
+    suit_min,
+    suit_presence,
+    suit_total,
+    suits_at_least,
+)
 
 CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
 CTX_SIZE = 5
@@ -74,8 +86,6 @@ WORK_COLUMNS = 18
 MAX_MOVES = 10
 
 NO_TRUMP = 4
-SUIT_BITS = 255
-RANK_BITS = 0x01010101
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 # Columns of the transposition table: the length key, the data word, the rank key
@@ -135,14 +145,6 @@ def legal_moves(hand, lead_card, trump):
         if ruff:
             return ruff
     return hand
-
-
-@njit(cache=True, inline="always")
-def suit_lengths(hand):
-    """The hand's length in each suit, one per byte (a population count per byte)."""
-    v = hand - ((hand >> 1) & 0x55555555)
-    v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
-    return (v + (v >> 4)) & 0x0F0F0F0F
 
 
 @njit(cache=True, inline="always")
@@ -276,9 +278,12 @@ def probe(table, bucket, lengths, key, generation, target):
     proves the declarer reaches ``target``, 0 when one proves it fails (``way`` is
     that entry's), -1 otherwise; ``hint`` is the way of an entry with a stored lead, or -1."""
     hint = -1
+    matches = 0
     for w in range(WAYS):
-        if (table[bucket, T_LENGTHS + w] & LENGTH_BITS) != lengths:
-            continue
+        matches |= np.int64((table[bucket, T_LENGTHS + w] & LENGTH_BITS) == lengths) << w
+    while matches:
+        w = lowest_bit(matches)
+        matches &= matches - 1
         data = table[bucket, T_DATA + w]
         if (data & GENERATION_MASK) != generation or (
                 key & table[bucket, T_MASK + w]) != table[bucket, T_KEY + w]:
@@ -330,39 +335,23 @@ def quick_tricks(hands, leader, trump):
     next1 = hands[leader + 1 if leader < 2 else 0]
     next2 = hands[leader - 1 if leader > 0 else 2]
     others = next1 | next2
-    tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else np.int64(0)
-    ruffer1 = next1 & tmask != 0
-    ruffer2 = next2 & tmask != 0
-    total = 0
-    in_trumps = 0
-    rel = np.int64(0)
-    for s in range(4):
-        sh = 8 * s
-        h = (mine >> sh) & SUIT_BITS
-        if h == 0:
-            continue
-        o = (others >> sh) & SUIT_BITS
-        if o == 0:
-            n = popcount(h)
-        else:
-            top = h & _above(highest_bit(o))
-            n = popcount(top)
-            if n == 0:
-                continue
-            rel |= top << sh
-        len1 = popcount((next1 >> sh) & SUIT_BITS)
-        len2 = popcount((next2 >> sh) & SUIT_BITS)
-        if n >= len1 and n >= len2:
-            n = popcount(h)
-        if s != trump:
-            if ruffer1:
-                n = min(n, len1)
-            if ruffer2:
-                n = min(n, len2)
-        else:
-            in_trumps = n
-        total += n
-    return total, rel, total - in_trumps, rel & ~tmask
+    top = mine & ~at_or_below_top(others)
+    n = suit_lengths(top)
+    len1 = suit_lengths(next1)
+    len2 = suit_lengths(next2)
+    drawn = suits_at_least(n, len1) & suits_at_least(n, len2)
+    n = (n & ~drawn) | (suit_lengths(mine) & drawn)
+    rel = top & suit_presence(others)
+    if trump >= NO_TRUMP:
+        total = suit_total(n)
+        return total, rel, total, rel
+    tmask = SUIT_BITS << (8 * trump)
+    if next1 & tmask:
+        n = (suit_min(n, len1) & ~tmask) | (n & tmask)
+    if next2 & tmask:
+        n = (suit_min(n, len2) & ~tmask) | (n & tmask)
+    total = suit_total(n)
+    return total, rel, total - ((n >> (8 * trump)) & SUIT_BITS), rel & ~tmask
 
 
 @njit(cache=True, inline="always")
@@ -461,32 +450,21 @@ def stopper_tricks(hands, declarer, trump, nact):
     """
     mine = hands[declarer]
     first, second = _defender_hands(hands, declarer)
+    side = ALL_SUITS & ~(SUIT_BITS << (8 * trump)) if trump < NO_TRUMP else np.int64(ALL_SUITS)
+    mine_down = at_or_below_top(mine)
+    k = suit_max(suit_lengths(first & ~mine_down), suit_lengths(second & ~mine_down))
+    held = suit_min(k, suit_lengths(mine)) & side
+    mine_top = mine_down ^ ((mine_down >> 1) & 0x7F7F7F7F)
+    rel_defence = mine_top & suit_presence(held)
     lower = 0
-    defence = 0
     rel_lower = np.int64(0)
-    rel_defence = np.int64(0)
-    for s in range(4):
-        if s == trump:
-            continue
-        sh = 8 * s
-        m = (mine >> sh) & SUIT_BITS
-        if m == 0:
-            continue
-        n = popcount(m)
-        above = highest_bit(m) + 1
-        k = max(popcount(((first >> sh) & SUIT_BITS) >> above),
-                popcount(((second >> sh) & SUIT_BITS) >> above))
-        if k:
-            defence += min(k, n)
-            rel_defence |= np.int64(1) << (sh + above - 1)
-        if nact == 2:
-            o = ((first | second) >> sh) & SUIT_BITS
-            if o:
-                top = m & _above(highest_bit(o))
-                if top:
-                    lower += min(popcount(top), popcount(o))
-                    rel_lower |= top << sh
-    return lower, defence, rel_lower, rel_defence
+    if nact == 2:
+        o = first | second
+        top = mine & ~at_or_below_top(o)
+        won = suit_min(suit_lengths(top), suit_lengths(o)) & side
+        lower = suit_total(won)
+        rel_lower = top & suit_presence(o) & side
+    return lower, suit_total(held), rel_lower, rel_defence
 
 
 @njit(cache=True, inline="always")
@@ -596,7 +574,7 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
             opponents |= hx
             if hx & tmask:
                 ruffing = True
-                ruffers |= ~_suit_presence(hx)
+                ruffers |= ~suit_presence(hx)
         else:
             partner |= hx
     ruffable = ruffers & ~tmask if ruffing else np.int64(0)
@@ -696,15 +674,6 @@ def _emit_by_suit_length(moves, p, n, mask, hand, longest_first):
         n = _emit(moves, p, n, mask & suit)
         mask &= ~suit
     return n
-
-
-@njit(cache=True, inline="always")
-def _suit_presence(hand):
-    """Mask with all eight bits of each suit in which ``hand`` holds a card."""
-    t = hand | ((hand >> 4) & 0x0F0F0F0F)
-    t |= (t >> 2) & 0x33333333
-    t |= (t >> 1) & 0x55555555
-    return (t & RANK_BITS) * SUIT_BITS
 
 
 @njit(cache=True, inline="always")
@@ -832,22 +801,24 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if control > defence:
                         defence = control
                         rel_defence = rel_c
-                q, rel_q, q_side, rel_side = quick_tricks(hands, player, trump)
-                if player == declarer:
-                    if q_side + trump_lower > q:
-                        q = q_side + trump_lower
-                        rel_q = rel_side | rel_tl
-                    if q > lower:
-                        lower = q
-                        rel_lower = rel_q
-                else:
-                    if q_side + trump_defence > q:
-                        q = q_side + trump_defence
-                        rel_q = rel_side | rel_td
-                    if q > defence:
-                        defence = q
-                        rel_defence = rel_q
-                if nact == 2 or t == r:  # with three hands it pays only for all the tricks
+                if lower < t and r - defence >= t:  # the bounds so far have not decided
+                    q, rel_q, q_side, rel_side = quick_tricks(hands, player, trump)
+                    if player == declarer:
+                        if q_side + trump_lower > q:
+                            q = q_side + trump_lower
+                            rel_q = rel_side | rel_tl
+                        if q > lower:
+                            lower = q
+                            rel_lower = rel_q
+                    else:
+                        if q_side + trump_defence > q:
+                            q = q_side + trump_defence
+                            rel_q = rel_side | rel_td
+                        if q > defence:
+                            defence = q
+                            rel_defence = rel_q
+                # With three hands the stopper tricks pay only when all the tricks are needed.
+                if (nact == 2 or t == r) and lower < t and r - defence >= t:
                     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(
                         hands, declarer, trump, nact)
                     if nact == 2:  # other tricks than the trump tricks (``stopper_tricks``)
