@@ -42,8 +42,9 @@ def test_lengths_presence_and_the_ranks_up_to_the_top_card(hand: int) -> None:
 @given(counts, counts)
 def test_comparisons_minimum_maximum_and_total(a: list[int], b: list[int]) -> None:
     pa, pb = packed(a), packed(b)
-    assert suits_at_least(pa, pb) == packed([255 if x >= y else 0 for x, y in zip(a, b)])
-    assert suit_min(pa, pb) == packed([min(x, y) for x, y in zip(a, b)])
-    assert suit_max(pa, pb) == packed([max(x, y) for x, y in zip(a, b)])
+    pairs = list(zip(a, b, strict=True))
+    assert suits_at_least(pa, pb) == packed([255 if x >= y else 0 for x, y in pairs])
+    assert suit_min(pa, pb) == packed([min(x, y) for x, y in pairs])
+    assert suit_max(pa, pb) == packed([max(x, y) for x, y in pairs])
     assert suit_total(pa) == sum(a)
     assert suit_presence(pa) == packed([255 if x else 0 for x in a])

@@ -49,7 +49,7 @@ Context array ``ctx`` (int64): ``[trump, declarer, active_mask, n_active, genera
 import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, popcount
+from .bits import highest_bit, lowest_bit, popcount, prefetch
 from .lookup import TRUMP_TRICKS
 from .suits import (
     ALL_SUITS,
@@ -92,9 +92,11 @@ _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 # restricted to the relevant cards, and that restriction's mask.
 WAYS = 8
 """Entries per bucket: a row of the table is a bucket."""
-T_LENGTHS, T_DATA, T_KEY, T_MASK = 0, WAYS, 2 * WAYS, 3 * WAYS
-"""First columns of each field in a bucket: the fields of way ``w`` are at ``T_* + w``,
-so that a probe reads the length keys of all ways from one cache line."""
+T_LENGTHS, T_DATA, T_KEY, T_MASK = 0, WAYS, WAYS + 1, WAYS + 2
+"""Columns of each field of way 0 in a bucket: the length key of way ``w`` is at
+``T_LENGTHS + w``, so that a probe reads the length keys of all ways from one cache line
+(fetched while the trick start's bounds are counted), and its other fields at
+``T_* + 3 * w``, side by side, so that a matching way's fields are in one line."""
 TABLE_COLUMNS = 4 * WAYS
 LENGTH_BITS = (1 << 60) - 1
 _FIFO_SHIFT = 60  # the next way to replace, kept in the top bits of way 0's length key
@@ -284,9 +286,9 @@ def probe(table, bucket, lengths, key, generation, target):
     while matches:
         w = lowest_bit(matches)
         matches &= matches - 1
-        data = table[bucket, T_DATA + w]
+        data = table[bucket, T_DATA + 3 * w]
         if (data & GENERATION_MASK) != generation or (
-                key & table[bucket, T_MASK + w]) != table[bucket, T_KEY + w]:
+                key & table[bucket, T_MASK + 3 * w]) != table[bucket, T_KEY + 3 * w]:
             continue
         if ((data >> _LOWER_SHIFT) & 15) >= target:
             return 1, w, hint
@@ -311,9 +313,9 @@ def store(table, bucket, lengths, key, mask, generation, tricks, target, val, mo
     following = way + 1 if way < WAYS - 1 else 0
     table[bucket, T_LENGTHS] = (table[bucket, T_LENGTHS] & LENGTH_BITS) | (
         following << _FIFO_SHIFT)
-    table[bucket, T_KEY + way] = key & mask
-    table[bucket, T_MASK + way] = mask
-    table[bucket, T_DATA + way] = (generation | (lower << _LOWER_SHIFT)
+    table[bucket, T_KEY + 3 * way] = key & mask
+    table[bucket, T_MASK + 3 * way] = mask
+    table[bucket, T_DATA + 3 * way] = (generation | (lower << _LOWER_SHIFT)
                                    | (upper << _UPPER_SHIFT) | (move << _MOVE_SHIFT))
 
 
@@ -787,6 +789,10 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     val = winner == declarer
                     state = _RETURN
                     continue
+                # The bucket is read only if the bounds do not decide: fetch it meanwhile.
+                lengths = length_key(hands, player, ctx)
+                bucket = table_bucket(lengths, generation, tt_mask)
+                prefetch(table, bucket, T_LENGTHS)
                 trump_lower, trump_defence, rel_tl, rel_td = sure_trump_tricks(hands, declarer,
                                                                                trump)
                 lower, defence, rel_lower, rel_defence = trump_lower, trump_defence, rel_tl, rel_td
@@ -852,20 +858,18 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     rel = rel_defence
                     state = _RETURN
                     continue
-                lengths = length_key(hands, player, ctx)
                 key = rank_key(hands, rel_tab)
-                bucket = table_bucket(lengths, generation, tt_mask)
                 found, entry, hint = probe(table, bucket, lengths, key, generation, t)
                 if found >= 0:
                     stats[STAT_TT_HITS] += 1
                     val = found == 1
-                    rel = relevant_cards(table[bucket, T_MASK + entry],
+                    rel = relevant_cards(table[bucket, T_MASK + 3 * entry],
                                          hands[0] | hands[1] | hands[2])
                     state = _RETURN
                     continue
                 work[p, W_FIRST] = -1
                 if hint >= 0:
-                    code = table[bucket, T_DATA + hint] >> _MOVE_SHIFT
+                    code = table[bucket, T_DATA + 3 * hint] >> _MOVE_SHIFT
                     work[p, W_FIRST] = decode_move(code, hands, player)
                 work[p, W_SLOT] = bucket
                 work[p, W_KEY1] = lengths
