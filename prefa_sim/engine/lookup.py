@@ -1,7 +1,8 @@
 """Lookup tables for the kernels, built once at import with NumPy.
 
 The tables are indexed by two 8-bit masks of one suit, ``(outer << 8) | inner``:
-``inner`` a subset of ``outer`` for the first two, disjoint from it for the third.
+``inner`` a subset of ``outer`` for the first two (for ``RANK_CARDS``, positions among
+``outer``'s cards), disjoint from it for the last.
 """
 
 import numpy as np
@@ -21,6 +22,19 @@ def _build_relative_ranks() -> np.ndarray:
                 continue
             compressed = sum(1 << i for i, b in enumerate(positions) if inner >> b & 1)
             table[outer << 8 | inner] = compressed
+    return table
+
+
+def _build_rank_cards() -> np.ndarray:
+    """The cards of ``outer`` at the positions ``inner`` (a software PDEP, the inverse
+    of ``RELATIVE_RANKS``): relative ranks among the cards still in play back to cards.
+    Positions beyond the cards of ``outer`` stand for no card."""
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    for outer in range(256):
+        positions = [b for b in range(8) if outer >> b & 1]
+        for inner in range(256):
+            table[outer << 8 | inner] = sum(1 << b for i, b in enumerate(positions)
+                                            if inner >> i & 1)
     return table
 
 
@@ -82,5 +96,6 @@ def _build_trump_tricks() -> np.ndarray:
 
 
 RELATIVE_RANKS = _build_relative_ranks()
+RANK_CARDS = _build_rank_cards()
 EQUAL_CARD_REPRESENTATIVES = _build_equal_card_representatives()
 TRUMP_TRICKS = _build_trump_tricks()

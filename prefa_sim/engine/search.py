@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount, prefetch
-from .lookup import TRUMP_TRICKS
+from .lookup import RANK_CARDS, TRUMP_TRICKS
 from .suits import (
     ALL_SUITS,
     RANK_BITS,
@@ -208,17 +208,13 @@ def relevance_mask(rel, in_play):
 
 @njit(cache=True, inline="always")
 def relevant_cards(mask, in_play):
-    """The cards a ``relevance_mask`` stands for in the position ``in_play``, given as the
-    lowest relevant card of each suit (relevance always extends upward)."""
+    """The cards a ``relevance_mask`` stands for in the position ``in_play``: in each
+    suit, the cards still in play at the relative ranks it keeps."""
     rel = np.int64(0)
     for s in range(4):
         sh = 8 * s
-        m = (mask >> sh) & SUIT_BITS
-        if m:
-            ip = (in_play >> sh) & SUIT_BITS
-            for _ in range(lowest_bit(m)):
-                ip &= ip - 1
-            rel |= np.int64(1) << (sh + lowest_bit(ip))
+        rel |= np.int64(RANK_CARDS[(((in_play >> sh) & SUIT_BITS) << 8)
+                                   | ((mask >> sh) & SUIT_BITS)]) << sh
     return rel
 
 
