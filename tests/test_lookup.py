@@ -35,3 +35,17 @@ def test_the_relevant_cards_come_back_from_their_mask(in_play: int, pick: int) -
     back = relevant_cards(relevance_mask(rel, in_play), in_play)
     assert back & ~in_play == 0
     assert lowest_per_suit(back) == lowest_per_suit(rel)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(min_value=0, max_value=(1 << 32) - 1), st.integers(min_value=0))
+def test_the_relevance_mask_keeps_the_ranks_from_the_lowest_relevant_card_up(
+        in_play: int, pick: int) -> None:
+    rel = in_play & pick
+    mask = relevance_mask(rel, in_play)
+    assert (mask >> 32) & 0xFFFFFFFF == mask & 0xFFFFFFFF  # both halves of a rank key alike
+    for s in range(4):
+        cards = [b for b in range(8) if in_play >> (8 * s + b) & 1]  # low to high
+        relevant = [i for i, b in enumerate(cards) if rel >> (8 * s + b) & 1]
+        kept = range(relevant[0], len(cards)) if relevant else range(0)
+        assert (mask >> (8 * s)) & 255 == sum(1 << i for i in kept)

@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefa_sim.engine.suits import (
+    at_or_above_bottom,
     at_or_below_top,
     suit_lengths,
     suit_max,
@@ -27,15 +28,17 @@ def packed(values: list[int]) -> int:
 
 @settings(max_examples=500, deadline=None)  # the first call compiles
 @given(masks)
-def test_lengths_presence_and_the_ranks_up_to_the_top_card(hand: int) -> None:
+def test_lengths_presence_and_the_ranks_up_to_the_top_and_from_the_bottom_card(hand: int) -> None:
     lengths = suit_lengths(hand)
     presence = suit_presence(hand)
     down = at_or_below_top(hand)
+    up = at_or_above_bottom(hand)
     for s in range(4):
         cards = suit(hand, s)
         assert suit(lengths, s) == bin(cards).count("1")
         assert suit(presence, s) == (255 if cards else 0)
         assert suit(down, s) == ((1 << cards.bit_length()) - 1)
+        assert suit(up, s) == (255 & -(cards & -cards) if cards else 0)
 
 
 @settings(max_examples=500, deadline=None)

@@ -50,11 +50,12 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount, prefetch
-from .lookup import RANK_CARDS, TRUMP_TRICKS
+from .lookup import RANK_CARDS, RELATIVE_RANKS, TRUMP_TRICKS
 from .suits import (
     ALL_SUITS,
     RANK_BITS,
     SUIT_BITS,
+    at_or_above_bottom,
     at_or_below_top,
     suit_lengths,
     suit_max,
@@ -193,17 +194,13 @@ def rank_key(hands, rel_tab):
 def relevance_mask(rel, in_play):
     """The bits of a rank key that a result depending on the cards ``rel`` needs: in each
     suit, the relative ranks from the lowest card of ``rel`` up, in both halves."""
+    kept = in_play & at_or_above_bottom(rel & in_play)
     mask = np.int64(0)
     for s in range(4):
         sh = 8 * s
-        ip = (in_play >> sh) & SUIT_BITS
-        w = (rel >> sh) & ip
-        if w:
-            r = popcount(ip)
-            k = popcount(ip >> lowest_bit(w))
-            m = ((np.int64(1) << k) - 1) << (r - k)
-            mask |= (m << sh) | (m << (sh + 32))
-    return mask
+        mask |= np.int64(RELATIVE_RANKS[(((in_play >> sh) & SUIT_BITS) << 8)
+                                        | ((kept >> sh) & SUIT_BITS)]) << sh
+    return mask | (mask << 32)
 
 
 @njit(cache=True, inline="always")

@@ -43,6 +43,14 @@ def at_or_below_top(hand):
 
 
 @njit(cache=True, inline="always")
+def at_or_above_bottom(hand):
+    """In each suit, the rank of the hand's lowest card and every rank above it."""
+    hand |= (hand << 1) & 0xFEFEFEFE
+    hand |= (hand << 2) & 0xFCFCFCFC
+    return hand | ((hand << 4) & 0xF0F0F0F0)
+
+
+@njit(cache=True, inline="always")
 def suits_at_least(a, b):
     """All eight bits of each suit where count ``a`` is at least count ``b``."""
     return ((((a | _HIGH) - b) & _HIGH) >> 7) * SUIT_BITS
