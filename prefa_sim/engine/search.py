@@ -309,7 +309,7 @@ def store(table, bucket, lengths, key, mask, generation, tricks, target, val, mo
     table[bucket, T_KEY + 3 * way] = key & mask
     table[bucket, T_MASK + 3 * way] = mask
     table[bucket, T_DATA + 3 * way] = (generation | (lower << _LOWER_SHIFT)
-                                   | (upper << _UPPER_SHIFT) | (move << _MOVE_SHIFT))
+                                       | (upper << _UPPER_SHIFT) | (move << _MOVE_SHIFT))
 
 
 @njit(cache=True, inline="always")
@@ -449,7 +449,7 @@ def stopper_tricks(hands, declarer, trump, nact):
     mine_down = at_or_below_top(mine)
     k = suit_max(suit_lengths(first & ~mine_down), suit_lengths(second & ~mine_down))
     held = suit_min(k, suit_lengths(mine)) & side
-    mine_top = mine_down ^ ((mine_down >> 1) & 0x7F7F7F7F)
+    mine_top = mine_down ^ ((mine_down >> 1) & 0x7F7F7F7F)  # the highest card of each suit
     rel_defence = mine_top & suit_presence(held)
     lower = 0
     rel_lower = np.int64(0)
