@@ -12,6 +12,7 @@ from prefa_sim.engine.suits import (
     suit_presence,
     suit_total,
     suits_at_least,
+    top_of_each_suit,
 )
 
 masks = st.integers(min_value=0, max_value=(1 << 32) - 1)
@@ -33,12 +34,14 @@ def test_lengths_presence_and_the_ranks_up_to_the_top_and_from_the_bottom_card(h
     presence = suit_presence(hand)
     down = at_or_below_top(hand)
     up = at_or_above_bottom(hand)
+    tops = top_of_each_suit(hand)
     for s in range(4):
         cards = suit(hand, s)
         assert suit(lengths, s) == bin(cards).count("1")
         assert suit(presence, s) == (255 if cards else 0)
         assert suit(down, s) == ((1 << cards.bit_length()) - 1)
         assert suit(up, s) == (255 & -(cards & -cards) if cards else 0)
+        assert suit(tops, s) == (1 << (cards.bit_length() - 1) if cards else 0)
 
 
 @settings(max_examples=500, deadline=None)

@@ -63,6 +63,7 @@ from .suits import (
     suit_presence,
     suit_total,
     suits_at_least,
+    top_of_each_suit,
 )
 
 CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
@@ -449,8 +450,7 @@ def stopper_tricks(hands, declarer, trump, nact):
     mine_down = at_or_below_top(mine)
     k = suit_max(suit_lengths(first & ~mine_down), suit_lengths(second & ~mine_down))
     held = suit_min(k, suit_lengths(mine)) & side
-    mine_top = mine_down ^ ((mine_down >> 1) & 0x7F7F7F7F)  # the highest card of each suit
-    rel_defence = mine_top & suit_presence(held)
+    rel_defence = top_of_each_suit(mine) & suit_presence(held)
     lower = 0
     rel_lower = np.int64(0)
     if nact == 2:
@@ -802,20 +802,18 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                         rel_defence = rel_c
                 if lower < t and r - defence >= t:  # the bounds so far have not decided
                     q, rel_q, q_side, rel_side = quick_tricks(hands, player, trump)
+                    own, rel_own = ((trump_lower, rel_tl) if player == declarer
+                                    else (trump_defence, rel_td))
+                    if q_side + own > q:  # the side-suit tricks, then the trump tricks
+                        q = q_side + own
+                        rel_q = rel_side | rel_own
                     if player == declarer:
-                        if q_side + trump_lower > q:
-                            q = q_side + trump_lower
-                            rel_q = rel_side | rel_tl
                         if q > lower:
                             lower = q
                             rel_lower = rel_q
-                    else:
-                        if q_side + trump_defence > q:
-                            q = q_side + trump_defence
-                            rel_q = rel_side | rel_td
-                        if q > defence:
-                            defence = q
-                            rel_defence = rel_q
+                    elif q > defence:
+                        defence = q
+                        rel_defence = rel_q
                 # With three hands the stopper tricks pay only when all the tricks are needed.
                 if (nact == 2 or t == r) and lower < t and r - defence >= t:
                     stop_lower, stop_defence, rel_sl, rel_sd = stopper_tricks(

@@ -43,6 +43,13 @@ def at_or_below_top(hand):
 
 
 @njit(cache=True, inline="always")
+def top_of_each_suit(hand):
+    """The hand's highest card of each suit."""
+    down = at_or_below_top(hand)
+    return down ^ ((down >> 1) & 0x7F7F7F7F)
+
+
+@njit(cache=True, inline="always")
 def at_or_above_bottom(hand):
     """In each suit, the rank of the hand's lowest card and every rank above it."""
     hand |= (hand << 1) & 0xFEFEFEFE
