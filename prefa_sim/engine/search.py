@@ -86,6 +86,14 @@ WORK_COLUMNS = 18
 # W_BEST, W_BEST_SEAT, W_TABLE: the winning card so far, its seat, and the mask of the
 # cards on the table, before the play at that row (meaningful when W_POS > 0).
 MAX_MOVES = 10
+"""Columns of the move array: a node's moves are up to ``MAX_MOVES`` groups, each a mask of
+cards (``CARDS``) and the order to try them in (from bit ``_ORDER_SHIFT``), picked one card
+at a time (``next_in_group``), so that a node cut off early never orders the rest."""
+CARDS = (1 << 32) - 1
+_ORDER_SHIFT = 32
+ORDER_LOW, ORDER_HIGH, ORDER_RANK, ORDER_LONGEST, ORDER_SHORTEST = range(5)
+"""Orders within a group: lowest card first; highest first; lowest rank first, any suit;
+suit by suit, from the mover's longest (or shortest) suit, lowest card first."""
 
 NO_TRUMP = 4
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
@@ -595,80 +603,61 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
             low |= rest << sh
     n = 0
     if first_card >= 0:
-        moves[p, 0] = first_card
+        moves[p, 0] = np.int64(1) << first_card
         n = 1
         first = np.int64(1) << first_card
         winners &= ~first
         to_partner &= ~first
         low &= ~first
     if killer >= 0 and killer != first_card and (reps >> killer) & 1:
-        moves[p, n] = killer
+        moves[p, n] = np.int64(1) << killer
         n += 1
         first = np.int64(1) << killer
         winners &= ~first
         to_partner &= ~first
         low &= ~first
-    n = _emit(moves, p, n, to_partner & ~ruffable)
-    n = _emit_by_suit_length(moves, p, n, winners & ~ruffable, hand, True)
+    n = _group(moves, p, n, to_partner & ~ruffable, ORDER_LOW)
+    n = _group(moves, p, n, winners & ~ruffable, ORDER_LONGEST)
     if not three_hands:
-        n = _emit_high_first(moves, p, n, winners & ruffable)
-    n = _emit_by_suit_length(moves, p, n, low & ~ruffable, hand,
-                             player != declarer or not three_hands)
-    n = _emit(moves, p, n, (low | to_partner) & ruffable)
+        n = _group(moves, p, n, winners & ruffable, ORDER_HIGH)
+    n = _group(moves, p, n, low & ~ruffable,
+               ORDER_LONGEST if player != declarer or not three_hands else ORDER_SHORTEST)
+    n = _group(moves, p, n, (low | to_partner) & ruffable, ORDER_LOW)
     if three_hands:
-        n = _emit_high_first(moves, p, n, winners & ruffable)
+        n = _group(moves, p, n, winners & ruffable, ORDER_HIGH)
     return n
 
 
 @njit(cache=True, inline="always")
-def _emit(moves, p, n, mask):
-    """Append the cards of ``mask`` to row ``p`` of ``moves``, lowest first."""
-    while mask:
-        moves[p, n] = lowest_bit(mask)
-        mask &= mask - 1
+def _group(moves, p, n, mask, order):
+    """Append the cards of ``mask`` to row ``p`` of ``moves`` as one group, to be tried
+    in ``order`` (``ORDER_*``); an empty mask adds nothing."""
+    if mask:
+        moves[p, n] = mask | (order << _ORDER_SHIFT)
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _emit_by_rank(moves, p, n, mask):
-    """Append the cards of ``mask`` to row ``p`` of ``moves``, lowest rank first, any suit."""
-    rank = 0
-    while mask:
-        n = _emit(moves, p, n, mask & (RANK_BITS << rank))
-        mask &= ~(RANK_BITS << rank)
-        rank += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _emit_high_first(moves, p, n, mask):
-    """Append the cards of ``mask`` to row ``p`` of ``moves``, highest first."""
-    while mask:
-        c = highest_bit(mask)
-        moves[p, n] = c
-        mask ^= np.int64(1) << c
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _emit_by_suit_length(moves, p, n, mask, hand, longest_first):
-    """Append the cards of ``mask``, suit by suit in order of ``hand``'s length in the
-    suit (longest or shortest first), lowest card first within a suit."""
-    while mask:
-        pick = -1
-        pick_len = 0
-        for s in range(4):
-            if (mask >> (8 * s)) & SUIT_BITS:
-                length = popcount((hand >> (8 * s)) & SUIT_BITS)
-                if pick < 0 or (length > pick_len if longest_first else length < pick_len):
-                    pick = s
-                    pick_len = length
-        suit = SUIT_BITS << (8 * pick)
-        n = _emit(moves, p, n, mask & suit)
-        mask &= ~suit
-    return n
+def next_in_group(mask, order, hand):
+    """The card of ``mask`` (not empty) that its group's ``order`` tries next; ``hand``
+    is the mover's hand, whose suit lengths order ``ORDER_LONGEST`` and ``ORDER_SHORTEST``."""
+    if order == ORDER_LOW:
+        return lowest_bit(mask)
+    if order == ORDER_HIGH:
+        return highest_bit(mask)
+    if order == ORDER_RANK:
+        ranks = (mask | (mask >> 8) | (mask >> 16) | (mask >> 24)) & SUIT_BITS
+        return lowest_bit(mask & (RANK_BITS << lowest_bit(ranks)))
+    pick = -1
+    pick_len = 0
+    for s in range(4):
+        if (mask >> (8 * s)) & SUIT_BITS:
+            length = popcount((hand >> (8 * s)) & SUIT_BITS)
+            if pick < 0 or (length > pick_len if order == ORDER_LONGEST else length < pick_len):
+                pick = s
+                pick_len = length
+    return lowest_bit(mask & (SUIT_BITS << (8 * pick)))
 
 
 @njit(cache=True, inline="always")
@@ -711,17 +700,17 @@ def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, na
     later = hands[later_seat] if pos + 1 < nact else np.int64(0)  # the next to play, if any
     if player != declarer and (work[p, W_BEST_SEAT] != declarer or (
             later_seat != declarer and _can_beat(later, best, lead_suit, tmask))):
-        n = _emit_by_rank(moves, p, 0, losers)
-        return _emit(moves, p, n, winners)
+        n = _group(moves, p, 0, losers, ORDER_RANK)
+        return _group(moves, p, n, winners, ORDER_LOW)
     safe = winners
     if later & lead_suit:
         safe = (winners & ~lead_suit) | (winners & _above(highest_bit(later & lead_suit)))
     elif later & tmask and not lead_suit & tmask:
         safe = winners & tmask & _above(highest_bit(later & tmask))
-    n = _emit(moves, p, 0, safe)
-    n = _emit(moves, p, n, winners & ~safe)
-    n = _emit(moves, p, n, losers & ~tmask)
-    return _emit(moves, p, n, losers & tmask)
+    n = _group(moves, p, 0, safe, ORDER_LOW)
+    n = _group(moves, p, n, winners & ~safe, ORDER_LOW)
+    n = _group(moves, p, n, losers & ~tmask, ORDER_LOW)
+    return _group(moves, p, n, losers & tmask, ORDER_LOW)
 
 
 @njit(cache=True, inline="always")
@@ -868,7 +857,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             work[p, W_LAZY] = 0
             if work[p, W_POS] == 0:
                 if work[p, W_FIRST] >= 0:
-                    moves[p, 0] = work[p, W_FIRST]
+                    moves[p, 0] = np.int64(1) << work[p, W_FIRST]
                     work[p, W_LAZY] = 1
                     n = 1
                 else:
@@ -882,18 +871,29 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
             state = _NEXT
 
         if state == _NEXT:
+            # The next card: the first of the current group's that is not known to
+            # give the same result as one tried (W_SAME); a spent group moves W_IDX on.
+            player = work[p, W_PLAYER]
             i = work[p, W_IDX]
-            if i == work[p, W_NMOVES] and work[p, W_LAZY]:
-                work[p, W_LAZY] = 0
-                work[p, W_NMOVES] = lead_moves(hands, p, work[p, W_PLAYER], moves, trump,
-                                               declarer, active, eq_tab, work[p, W_FIRST],
-                                               work[p, W_KILLER])
-            if i < work[p, W_NMOVES]:
-                work[p, W_IDX] = i + 1
-                c = moves[p, i]
-                if (work[p, W_SAME] >> c) & 1:
+            c = -1
+            while True:
+                if i == work[p, W_NMOVES]:
+                    if not work[p, W_LAZY]:
+                        break
+                    work[p, W_LAZY] = 0
+                    work[p, W_NMOVES] = lead_moves(hands, p, player, moves, trump, declarer,
+                                                   active, eq_tab, work[p, W_FIRST],
+                                                   work[p, W_KILLER])
                     continue
-                player = work[p, W_PLAYER]
+                group = moves[p, i]
+                left = group & CARDS & ~work[p, W_SAME]
+                if left:
+                    c = next_in_group(left, group >> _ORDER_SHIFT, hands[player])
+                    moves[p, i] = group ^ (np.int64(1) << c)
+                    break
+                i += 1
+            work[p, W_IDX] = i
+            if c >= 0:
                 pos = work[p, W_POS]
                 work[p, W_CARD] = c
                 hands[player] ^= np.int64(1) << c
