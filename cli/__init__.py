@@ -1,25 +1,53 @@
-"""The ``prefa`` command line: thin Click commands over the prefa_sim library."""
+"""The ``prefa`` command line: thin Click commands over the prefa_sim library.
+
+Each command's module is imported when that command runs (or when the help lists it),
+so a command pays only for the libraries it uses: ``prefa solve`` does not load pandas
+or matplotlib, and neither does a worker process of ``prefa solve --batch``, which
+imports this module again when it starts.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 import click
 
 from prefa_sim import __version__
 
-from .auction import auction
 from .common import PrefaGroup
-from .game import game
-from .games import games
-from .makerate import makerate
-from .match import match
-from .odds import odds
-from .plot import plot
-from .report import report
-from .score import score
-from .simulate import show, simulate_command
-from .solve import solve
-from .stats import stats
+
+COMMANDS = {
+    "auction": ("auction", "auction"),
+    "game": ("game", "game"),
+    "games": ("games", "games"),
+    "makerate": ("makerate", "makerate"),
+    "match": ("match", "match"),
+    "odds": ("odds", "odds"),
+    "plot": ("plot", "plot"),
+    "report": ("report", "report"),
+    "score": ("score", "score"),
+    "show": ("simulate", "show"),
+    "simulate": ("simulate", "simulate_command"),
+    "solve": ("solve", "solve"),
+    "stats": ("stats", "stats"),
+}
+"""Command name: (module of this package, attribute)."""
 
 
-@click.group(cls=PrefaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(PrefaGroup):
+    """The command group, importing a command's module on first use (``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="prefa")
 def main() -> None:
     """prefa-sim: double-dummy analysis and simulation for Greek prefa.
@@ -28,9 +56,3 @@ def main() -> None:
     named; wherever a seat is asked, first, second or dealer will do. The rules
     are in docs/rules.md.
     """
-
-
-for command in (solve, auction, score, game, games, show, makerate, odds, stats, plot,
-                report, match):
-    main.add_command(command)
-main.add_command(simulate_command, name="simulate")

@@ -248,3 +248,28 @@ def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path):
     error = process.stderr.read().decode()
     assert json.loads(first)["declarer_tricks"] == 6
     assert "Error" not in error and "Traceback" not in error, error
+
+
+def test_commands_load_only_the_libraries_they_use():
+    """Each command's module is imported on first use: solving a deal loads neither pandas,
+    matplotlib nor pyarrow (a worker of ``solve --batch`` starts the same way), and every
+    command the help lists still resolves to its command."""
+    import subprocess
+    import sys
+
+    hands, _ = random_deal(random.Random(3))
+    code = ("import sys\nfrom prefa_sim.cli import main\n"
+            f"main(['solve', {deal_args(hands)!r}, '-t', 'S', '--json'], standalone_mode=False)\n"
+            "print(sorted(m for m in ('pandas', 'matplotlib', 'pyarrow', 'prefa_sim.bots')"
+            " if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    answer, loaded = done.stdout.strip().splitlines()
+    assert json.loads(answer)["declarer_tricks"] >= 0
+    assert loaded == "[]"
+    listed = main.list_commands(None)
+    assert len(listed) == 13 and "simulate" in listed and "show" in listed
+    for name in listed:
+        command = main.get_command(None, name)
+        assert command is not None and command.callback is not None, name
+    assert main.get_command(None, "nosuch") is None
