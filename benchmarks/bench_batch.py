@@ -14,7 +14,8 @@ fill the solver's table, the second N are timed, so every measure meets the same
   in this process; the ratio batch / kernel (1.00: nothing beyond the solver's time);
 * command: ``prefa solve --batch FILE`` as a user runs it, a whole process writing to a
   file, with one and with two workers; start-up (imports, loading the compiled kernels,
-  starting workers) is excluded by timing N and 2N requests and taking the difference.
+  starting workers) is excluded by timing N and 2N requests and taking the difference,
+  one and two workers alternating.
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
@@ -45,7 +46,7 @@ from prefa_sim.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 
-KINDS = {"3 hands": 10000, "2 hands": 30000, "widow cells": 1000}
+KINDS = {"3 hands": 15000, "2 hands": 60000, "widow cells": 2000}
 """Requests per kind (N; the batch also runs 2N).  N requests take the command about two
 seconds or more, so that the command's start-up, which varies by some 0.3 s from run to
 run, moves the difference of the two runs by 15% at most."""
@@ -160,18 +161,18 @@ def main() -> None:
             for size in (n, 2 * n):
                 files[size] = Path(tmp) / f"{kind.replace(' ', '-')}-{size}.jsonl"
                 files[size].write_text("\n".join(lines[:size]) + "\n")
-            command = {}
             command_time(files[n].with_name("warm-up.jsonl"), 2)  # compile what it needs
-            for workers in (1, 2):
-                short = long = float("inf")
-                for _ in range(max(3, args.repeat // 2)):
-                    short = min(short, command_time(files[n], workers)[0])
+            short = {1: float("inf"), 2: float("inf")}
+            long = dict(short)
+            for _ in range(max(3, args.repeat // 2)):  # the worker counts alternate
+                for workers in (1, 2):
+                    short[workers] = min(short[workers], command_time(files[n], workers)[0])
                     seconds, out = command_time(files[2 * n], workers)
-                    long = min(long, seconds)
-                got = [json.loads(x)[key] for x in out.read_text().splitlines()[n:]]
-                if got != answers:
-                    sys.exit(f"{kind}: the command's answers differ from the kernel's")
-                command[workers] = (long - short) / n
+                    long[workers] = min(long[workers], seconds)
+                    got = [json.loads(x)[key] for x in out.read_text().splitlines()[n:]]
+                    if got != answers:
+                        sys.exit(f"{kind}: the command's answers differ from the kernel's")
+            command = {w: (long[w] - short[w]) / n for w in short}
             print(f"{kind:<12} {n:>6} {1e6 * kernel:>8.1f} {1e6 * batch:>8.1f} "
                   f"{batch / kernel:>6.2f} {1e6 * command[1]:>11.1f} "
                   f"{command[1] / kernel:>6.2f} {1e6 * command[2]:>11.1f} "
