@@ -15,7 +15,8 @@ fill the solver's table, the second N are timed, so every measure meets the same
 * command: ``prefa solve --batch FILE`` as a user runs it, a whole process writing to a
   file, with one and with two workers; start-up (imports, loading the compiled kernels,
   starting workers) is excluded by timing N and 2N requests and taking the difference,
-  one and two workers alternating.
+  one and two workers alternating; beside it, how much work two processes do at once on
+  this machine against one alone (``machine.py``), the ceiling of that gain.
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_solver import compare_with_refdd
+from machine import two_process_capacity
 
 from prefa_sim.bulk import answer_text, raw_blocks
 from prefa_sim.cards import Strain, format_hand
@@ -181,6 +183,8 @@ def main() -> None:
                 ref = yardstick(args.refdd, kind, rows[n:], answers, max(1, args.repeat // 2))
                 against.append(f"{kind:<12} {n:>6} {1e6 * ref:>10.1f} {ref / kernel:>11.1f}x "
                                f"{ref / command[1]:>11.1f}x")
+    print(f"this machine, two processes at once: x{two_process_capacity():.2f} one alone "
+          "(benchmarks/machine.py; the most 2w/1w can reach here now)")
     if against:
         print("\nthe same timed positions by the refdd yardstick (a widow cell: all 66 "
               "discards), microseconds per request, and how many times faster we are")
