@@ -30,11 +30,13 @@ def _build_rank_cards() -> np.ndarray:
     of ``RELATIVE_RANKS``): relative ranks among the cards still in play back to cards.
     Positions beyond the cards of ``outer`` stand for no card."""
     table = np.zeros(1 << 16, dtype=np.uint8)
+    inner = np.arange(256)  # every ``inner`` of one ``outer`` at once
     for outer in range(256):
+        cards = np.zeros(256, dtype=np.int64)
         positions = [b for b in range(8) if outer >> b & 1]
-        for inner in range(256):
-            table[outer << 8 | inner] = sum(1 << b for i, b in enumerate(positions)
-                                            if inner >> i & 1)
+        for i, b in enumerate(positions):
+            cards |= ((inner >> i) & 1) << b
+        table[outer << 8:(outer + 1) << 8] = cards
     return table
 
 
