@@ -9,7 +9,7 @@ import click
 from prefa_sim.bots import PlayerError, make_player
 from prefa_sim.bots.match import match_result, play_match
 from prefa_sim.jsonl import dumps
-from prefa_sim.stats.bidding import player_labels
+from prefa_sim.stats.bidding import lettered, player_labels
 from prefa_sim.stats.output import text_table
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
@@ -71,13 +71,14 @@ def _text(result, seed: int) -> str:
     lines = [f"duplicate match, {result.deals} deals x 3 seatings, seed {seed}; kapíkia per "
              "deal: each player's change of result summed over the deal's three seatings (the "
              "pot shared in thirds: zero-sum), 95% bootstrap intervals over deals", ""]
+    labels = lettered(result.names)
     lines.append(text_table(["player", "kapíkia per deal"],
-                            [[n, _money(e)] for n, e in zip(result.names, result.means,
+                            [[n, _money(e)] for n, e in zip(labels, result.means,
                                                             strict=True)]))
     lines += ["", "row minus column, paired deal by deal (* the interval excludes zero):"]
     body = []
-    for a, name in enumerate(result.names):
-        row = [name]
+    for a, label in enumerate(labels):
+        row = [label]
         for b in range(3):
             if a == b:
                 row.append("-")
@@ -85,7 +86,7 @@ def _text(result, seed: int) -> str:
             e = result.differences[a, b]
             row.append(_money(e) + (" *" if e.low > 0 or e.high < 0 else ""))
         body.append(row)
-    lines.append(text_table(["", *result.names], body))
+    lines.append(text_table(["", "A", "B", "C"], body))
     order = sorted(range(3), key=lambda k: -result.means[k].value)
     top, second = order[0], order[1]
     e = result.differences[top, second]

@@ -293,6 +293,30 @@ def test_match_rows_do_not_depend_on_workers_and_the_command_reports(tmp_path):
     assert bad.exit_code == 2 and "unknown player 'nobody'" in bad.output
 
 
+def test_the_match_table_heads_its_columns_with_letters():
+    """Players with settings have long names: the table of differences labels its rows
+    with letter and name and heads its columns with the letters alone, so that no column
+    is as wide as a name; each cell is the difference of that row's and column's means."""
+    long = "heuristic(widow_bonus=1, name_margin=1)"
+    args = ["match", long, "random", "heuristic", "-n", "4", "--seed", "2", "-w", "1",
+            "--bootstrap", "100"]
+    text = CliRunner().invoke(main, args).output.splitlines()
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    start = text.index("row minus column, paired deal by deal (* the interval excludes zero):")
+    header, *rows = text[start + 1:start + 5]
+    assert header.split() == ["A", "B", "C"]
+    labels = [f"A {long}", "B random", "C heuristic"]
+    widest_cell = max(len(f"{d['value']:+.1f} ({d['low']:+.1f}..{d['high']:+.1f}) *")
+                      for d in data["differences"])
+    for label, row in zip(labels, rows, strict=True):
+        assert row.startswith(label + "  ")
+        assert len(row) <= len(labels[0]) + 3 * (widest_cell + 2)
+    means = [m["value"] for m in data["kapikia_per_deal"]]
+    first = rows[0][len(labels[0]):].split()
+    assert first[0] == "-" and float(first[1]) == pytest.approx(means[0] - means[1], abs=0.051)
+    assert any(line.startswith(f"A {long}  ") for line in text[:start])
+
+
 def test_tight_voids_are_always_met_and_impossible_ones_said():
     import numpy as np
 

@@ -74,6 +74,14 @@ def player_labels(specs: Sequence[str]) -> list[str]:
     return [f"{letter} {spec}" for letter, spec in zip("ABC", specs, strict=True)]
 
 
+def lettered(names: Sequence[str]) -> list[str]:
+    """Names with their letters A B C in front, as ``player_labels`` writes them when a
+    name is seated twice: the row labels of a table whose columns are headed by the
+    letters alone, so that long names (players with settings) do not widen every column."""
+    return [name if name.startswith(f"{letter} ") else f"{letter} {name}"
+            for letter, name in zip("ABC", names, strict=True)]
+
+
 def players_of(games: pd.DataFrame) -> list[str]:
     """The players 0, 1, 2 of a games frame (player k sits in seat (k + seating) mod 3),
     labelled as ``player_labels`` does."""
@@ -168,15 +176,17 @@ def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
              f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia: "
              "each player's change of result, the pot shared in thirds (zero-sum); 95% "
              f"intervals (Wilson, bootstrap over {unit}s)"]
+    labels = lettered([r["player"] for r in stats.players])
     parts.append(text_table(
         ["player", f"kapíkia per {unit}", "auctions won", "made"],
-        [[r["player"], money(r["kapikia_per_deal"]), str(r["won"]),
-          pct(r) if r["won"] else "-"] for r in stats.players], markdown))
+        [[label, money(r["kapikia_per_deal"]), str(r["won"]), pct(r) if r["won"] else "-"]
+         for label, r in zip(labels, stats.players, strict=True)], markdown))
     parts.append(f"difference per {unit}, row minus column, paired {unit} by {unit} "
                  "(* the interval excludes zero):\n" + text_table(
-                     ["", *(r["player"] for r in stats.players)],
-                     [[a["player"], *("-" if a["player"] == b["player"] else _pair(stats, a, b)
-                                      for b in stats.players)] for a in stats.players],
+                     ["", *(label[0] for label in labels)],
+                     [[label, *("-" if a["player"] == b["player"] else _pair(stats, a, b)
+                                for b in stats.players)]
+                      for label, a in zip(labels, stats.players, strict=True)],
                      markdown))
     parts.append(text_table(["level", "won", "made"],
                             [[str(r["level"]), str(r["won"]), pct(r)] for r in stats.by_level],
