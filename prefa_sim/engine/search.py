@@ -602,20 +602,16 @@ def lead_moves(hands, p, player, moves, trump, declarer, active, eq_tab, first_c
         else:
             low |= rest << sh
     n = 0
+    ahead = np.int64(0)  # the leads tried first, each a group of its own
     if first_card >= 0:
-        moves[p, 0] = np.int64(1) << first_card
-        n = 1
-        first = np.int64(1) << first_card
-        winners &= ~first
-        to_partner &= ~first
-        low &= ~first
+        ahead = np.int64(1) << first_card
+        n = _group(moves, p, n, ahead, ORDER_LOW)
     if killer >= 0 and killer != first_card and (reps >> killer) & 1:
-        moves[p, n] = np.int64(1) << killer
-        n += 1
-        first = np.int64(1) << killer
-        winners &= ~first
-        to_partner &= ~first
-        low &= ~first
+        n = _group(moves, p, n, np.int64(1) << killer, ORDER_LOW)
+        ahead |= np.int64(1) << killer
+    winners &= ~ahead
+    to_partner &= ~ahead
+    low &= ~ahead
     n = _group(moves, p, n, to_partner & ~ruffable, ORDER_LOW)
     n = _group(moves, p, n, winners & ~ruffable, ORDER_LONGEST)
     if not three_hands:

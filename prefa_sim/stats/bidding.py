@@ -69,17 +69,20 @@ class BiddingStats:
 
 def player_labels(specs: Sequence[str]) -> list[str]:
     """Player names, lettered A B C when a name is seated twice."""
-    if len(set(specs)) == 3:
-        return list(specs)
-    return [f"{letter} {spec}" for letter, spec in zip("ABC", specs, strict=True)]
+    return list(specs) if len(set(specs)) == 3 else _with_letters(specs)
 
 
 def lettered(names: Sequence[str]) -> list[str]:
-    """Names with their letters A B C in front, as ``player_labels`` writes them when a
-    name is seated twice: the row labels of a table whose columns are headed by the
-    letters alone, so that long names (players with settings) do not widen every column."""
-    return [name if name.startswith(f"{letter} ") else f"{letter} {name}"
-            for letter, name in zip("ABC", names, strict=True)]
+    """Player names (``player_labels``) with their letters A B C in front, unless they
+    have them already: the row labels of a table whose columns are headed by the letters
+    alone, so that long names (players with settings) do not widen every column."""
+    if all(name.startswith(f"{letter} ") for letter, name in zip("ABC", names, strict=True)):
+        return list(names)
+    return _with_letters(names)
+
+
+def _with_letters(names: Sequence[str]) -> list[str]:
+    return [f"{letter} {name}" for letter, name in zip("ABC", names, strict=True)]
 
 
 def players_of(games: pd.DataFrame) -> list[str]:
