@@ -1,14 +1,14 @@
-"""Batch solving in bulk: blocks of request lines parsed with table lookups, solved in one
-kernel call per block, answered without per-line machinery.
+"""Batch solving in bulk: blocks of request lines read in one pass, solved in one kernel
+call per block, answered without per-line machinery.
 
-The common requests (hands suit-grouped with ranks from the highest, or as card tokens
-such as ``AS``; seats as numbers or roles; a trump or all five strains; a widow or
-none) are read here: their hands through lookup tables, their checks the few the
-solver needs, and every position (or widow cell) of a block goes to the solver at once.
-Any other line (card values, a line of play, a trick in progress, other spellings, and
-every line with a mistake) is answered by ``batch.answer`` exactly as when lines are
-solved one by one, so the answers and the error messages do not depend on the path a
-line takes.
+The commonest lines (suit-grouped hands, seat numbers) are read straight from their bytes
+by ``scan``, a block at a time.  The other common requests (hands as card tokens such as
+``AS``, seats as roles, fields of one's own) are decoded and read here by
+``quick_request``: their hands through lookup tables, their checks the few the solver
+needs.  Every position (or widow cell) of a block then goes to the solver at once.  Any
+other line (card values, a line of play, a trick in progress, other spellings, and every
+line with a mistake) is answered by ``batch.answer`` exactly as when lines are solved one
+by one, so the answers and the error messages do not depend on the path a line takes.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
 from .jsonl import LineError, answer_line, encode, misspelt_field, number_line, read_lines
+from .scan import DECLARER, H0, H1, H2, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
 from .seats import SeatError, opening_leader, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
@@ -214,9 +215,16 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
                  ) -> list[tuple[bool, str]]:
     """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
     order (``raw_blocks``)."""
+    fields, starts = scan_block([_ascii(raw) for _, raw in block])
+    scanned = fields.tolist()
     out: list[tuple[bool, str] | None] = []
-    requests: list[tuple[int, dict, Quick, int, bytes | str]] = []
-    for number, raw in block:
+    requests: list[tuple[int, str, list[int]]] = []  # (place in out, answer's start, row)
+    for k, (number, raw) in enumerate(block):
+        row = scanned[k]
+        if row[OK]:
+            requests.append((len(out), starts[k], row))
+            out.append(None)
+            continue
         request = None
         if raw.strip():
             try:
@@ -225,59 +233,81 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
             except (ValueError, RecursionError):
                 pass
         if request is not None:
-            requests.append((len(out), obj, request, number, raw))
-            out.append(None)
-            continue
+            start = _answer_start(obj, request)
+            if start is not None:
+                requests.append((len(out), start, [
+                    1, *request.hands, -1 if request.widow is None else request.widow,
+                    -1 if len(request.strains) > 1 else int(request.strains[0]),
+                    request.dealer, request.declarer, request.leader, request.active_mask]))
+                out.append(None)
+                continue
         line = number_line(number, raw)  # blank, not UTF-8, or answered one by one
         if line is not None:
             out.append(answer_line(line, lambda o: answer(o, solver)))
-    plain = [(r.hands[0], r.hands[1], r.hands[2], int(s), r.leader, r.declarer, r.active_mask)
-             for _, _, r, _, _ in requests if r.widow is None for s in r.strains]
-    cells = [(r.hands[0], r.hands[1], r.hands[2], r.hands[r.declarer] | r.widow, int(s),
-              r.leader, r.declarer, r.active_mask)
-             for _, _, r, _, _ in requests if r.widow is not None for s in r.strains]
+    plain = [(r[H0], r[H1], r[H2], s, r[LEADER], r[DECLARER], r[MASK])
+             for _, _, r in requests if r[WIDOW] < 0 for s in _strains(r[TRUMP])]
+    cells = [(r[H0], r[H1], r[H2], r[H0 + r[DECLARER]] | r[WIDOW], s, r[LEADER], r[DECLARER],
+              r[MASK])
+             for _, _, r in requests if r[WIDOW] >= 0 for s in _strains(r[TRUMP])]
     tricks = iter(solver.solve_deals(np.array(plain, dtype=np.int64).reshape(-1, 7)).tolist())
     best, reaches = solver.solve_widows(np.array(cells, dtype=np.int64).reshape(-1, 8))
     best = best.tolist()
     cell = 0
-    for i, obj, r, number, raw in requests:
-        result = obj if REQUEST_FIELDS.issuperset(obj) else \
-            {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
-        result.update(dealer=r.dealer, declarer=r.declarer, leader=r.leader,
-                      active=list(r.active))
-        if r.widow is None:
-            if len(r.strains) == 1:
-                result["declarer_tricks"] = next(tricks)
+    for i, start, r in requests:
+        trump = r[TRUMP]
+        if r[WIDOW] < 0:
+            if trump >= 0:
+                out[i] = True, start + _TRICKS_TAIL[next(tricks)]
             else:
-                result["strains"] = {s.name: {"declarer_tricks": next(tricks)}
-                                     for s in r.strains}
-            out[i] = _written(result, number, raw, solver)
+                out[i] = True, start + "," + encode({"strains": {
+                    s.name: {"declarer_tricks": next(tricks)} for s in ALL_STRAINS}})[1:]
             continue
-        hand12 = r.hands[r.declarer] | r.widow
-        fields = {}
-        for s in r.strains:
-            fields[s] = {"best_tricks": best[cell],
-                         "best_discards": _discards(hand12, reaches[cell])}
+        hand12 = r[H0 + r[DECLARER]] | r[WIDOW]
+        answers = {}
+        for s in _strains(trump):
+            answers[Strain(s)] = {"best_tricks": best[cell],
+                                  "best_discards": _discards(hand12, reaches[cell])}
             cell += 1
-        if len(r.strains) == 1:
-            result.update(fields[r.strains[0]])
+        if trump >= 0:
+            tail = answers[Strain(trump)]
         else:
-            result["strains"] = {s.name: f for s, f in fields.items()}
-            contract = best_contract({s: f["best_tricks"] for s, f in fields.items()})
-            result["contract"] = None if contract is None else str(contract)
-            result["contract_discard"] = None if contract is None else \
-                fields[contract.strain]["best_discards"][0]
-        out[i] = _written(result, number, raw, solver)
+            contract = best_contract({s: f["best_tricks"] for s, f in answers.items()})
+            tail = {"strains": {s.name: f for s, f in answers.items()},
+                    "contract": None if contract is None else str(contract),
+                    "contract_discard": None if contract is None else
+                    answers[contract.strain]["best_discards"][0]}
+        out[i] = True, start + "," + encode(tail)[1:]
     return out
 
 
-def _written(result: dict, number: int, raw: bytes | str, solver: Solver) -> tuple[bool, str]:
-    """An answer as JSON text; one that cannot be written (fields of its own nested too
-    deeply) is answered one by one, which says so."""
+_TRICKS_TAIL = [f',"declarer_tricks":{t}}}' for t in range(11)]
+_ALL = tuple(int(s) for s in ALL_STRAINS)
+
+
+def _strains(trump: int) -> tuple[int, ...]:
+    """The strains a request's row asks for (``trump`` -1: all five)."""
+    return _ALL if trump < 0 else (trump,)
+
+
+def _ascii(raw: bytes | str) -> bytes:
+    """A line as bytes for ``scan_block``; text beyond ASCII as nothing (not scanned)."""
+    if type(raw) is bytes:
+        return raw
+    return raw.encode() if raw.isascii() else b""
+
+
+def _answer_start(obj: dict, r: Quick) -> str | None:
+    """The answer to a request read by ``quick_request`` without its own fields and
+    closing brace (as ``scan_block`` gives them); None when it cannot be written (fields
+    of its own nested too deeply), which the line answered alone says."""
+    result = obj if REQUEST_FIELDS.issuperset(obj) else \
+        {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
+    result.update(dealer=r.dealer, declarer=r.declarer, leader=r.leader,
+                  active=list(r.active))
     try:
-        return True, encode(result)
+        return encode(result)[:-1]
     except (LineError, RecursionError):
-        return answer_line(number_line(number, raw), lambda o: answer(o, solver))
+        return None
 
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
