@@ -48,10 +48,10 @@ from prefa_sim.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 
-KINDS = {"3 hands": 15000, "2 hands": 60000, "widow cells": 2000}
+KINDS = {"3 hands": 15000, "2 hands": 120000, "widow cells": 2000}
 """Requests per kind (N; the batch also runs 2N).  N requests take the command about two
-seconds or more, so that the command's start-up, which varies by some 0.3 s from run to
-run, moves the difference of the two runs by 15% at most."""
+seconds or more with two workers, so that the command's start-up, which varies by some
+0.3 s from run to run, moves the difference of the two runs by 15% at most."""
 
 
 def make_requests(rng: np.random.Generator, kind: str, n: int) -> tuple[list[str], np.ndarray]:
@@ -166,7 +166,7 @@ def main() -> None:
             command_time(files[n].with_name("warm-up.jsonl"), 2)  # compile what it needs
             short = {1: float("inf"), 2: float("inf")}
             long = dict(short)
-            for _ in range(max(3, args.repeat // 2)):  # the worker counts alternate
+            for _ in range(max(3, args.repeat)):  # the worker counts alternate
                 for workers in (1, 2):
                     short[workers] = min(short[workers], command_time(files[n], workers)[0])
                     seconds, out = command_time(files[2 * n], workers)
