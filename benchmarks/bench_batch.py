@@ -48,7 +48,7 @@ from prefa_sim.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 
-KINDS = {"3 hands": 15000, "2 hands": 120000, "widow cells": 2000}
+KINDS = {"3 hands": 30000, "2 hands": 120000, "widow cells": 2000}
 """Requests per kind (N; the batch also runs 2N).  N requests take the command about two
 seconds or more with two workers, so that the command's start-up, which varies by some
 0.3 s from run to run, moves the difference of the two runs by 15% at most."""

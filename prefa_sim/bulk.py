@@ -2,7 +2,7 @@
 call per block, answered without per-line machinery.
 
 The commonest lines (suit-grouped hands, seat numbers) are read straight from their bytes
-by ``scan``, a block at a time.  The other common requests (hands as card tokens such as
+by ``request_bytes``, a block at a time.  The other common requests (hands as card tokens such as
 ``AS``, seats as roles, fields of one's own) are decoded and read here by
 ``quick_request``: their hands through lookup tables, their checks the few the solver
 needs.  Every position (or widow cell) of a block then goes to the solver at once.  Any
@@ -25,7 +25,7 @@ from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
 from .jsonl import LineError, answer_line, encode, misspelt_field, number_line, read_lines
-from .scan import DECLARER, H0, H1, H2, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
+from .request_bytes import DECLARER, H0, H1, H2, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
 from .seats import SeatError, opening_leader, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
