@@ -2,8 +2,8 @@
 call per block, answered without per-line machinery.
 
 The commonest lines (suit-grouped hands, seat numbers) are read straight from their bytes
-by ``request_bytes``, a block at a time.  The other common requests (hands as card tokens such as
-``AS``, seats as roles, fields of one's own) are decoded and read here by
+by ``request_bytes``, a block at a time.  The other common requests (hands as card tokens
+such as ``AS``, seats as roles, fields of one's own) are decoded and read here by
 ``quick_request``: their hands through lookup tables, their checks the few the solver
 needs.  Every position (or widow cell) of a block then goes to the solver at once.  Any
 other line (card values, a line of play, a trick in progress, other spellings, and every
@@ -25,8 +25,22 @@ from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
 from .jsonl import LineError, answer_line, encode, misspelt_field, number_line, read_lines
-from .request_bytes import DECLARER, H0, H1, H2, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
-from .seats import SeatError, opening_leader, seat_of
+from .request_bytes import (
+    DECLARER,
+    H0,
+    H1,
+    H2,
+    KEYS,
+    LEADER,
+    LEADERS,
+    MASK,
+    OK,
+    STRAIN_SPELLINGS,
+    TRUMP,
+    WIDOW,
+    scan_block,
+)
+from .seats import SeatError, seat_of
 from .solver import Solver, worker_solver
 from .workers import default_workers, ordered_map
 
@@ -39,9 +53,7 @@ millisecond, which one block of quick requests would not repay."""
 
 ALL_STRAINS = tuple(Strain)
 
-_STRAINS = {text: (strain,) for strain, spellings in (
-    (Strain.S, "S s"), (Strain.C, "C c"), (Strain.D, "D d"), (Strain.H, "H h"),
-    (Strain.NT, "NT nt Nt N n")) for text in spellings.split()}
+_STRAINS = {text: (strain,) for text, strain in STRAIN_SPELLINGS.items()}
 
 _CARD_NAMES = [format_card(c) for c in range(32)]
 _TOKENS = {name: 1 << c for c, name in enumerate(_CARD_NAMES)}
@@ -193,9 +205,8 @@ def quick_request(obj: object) -> Quick | None:
 
 
 _ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5, 6, 7)}
-_LEADER = [{mask: opening_leader(dealer, seats) for mask, seats in _ACTIVE.items()}
-           for dealer in (0, 1, 2)]
-_PLAIN = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow"})
+_LEADER = LEADERS.tolist()  # [dealer][active mask]
+_PLAIN = frozenset(KEYS)
 
 
 def _decode(text: str) -> object:
@@ -219,10 +230,25 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
                  ) -> list[tuple[bool, str]]:
     """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
     order (``raw_blocks``)."""
-    fields, starts = scan_block([_ascii(raw) for _, raw in block])
+    out, requests = _read_block(block, solver)
+    _write_answers(out, requests, solver)
+    return out
+
+
+Row = list[int]
+"""A request's position as ``request_bytes.scan_block`` gives it (columns ``OK`` to
+``MASK``)."""
+
+
+def _read_block(block: list[tuple[int, bytes | str]], solver: Solver
+                ) -> tuple[list[tuple[bool, str] | None], list[tuple[int, str, Row]]]:
+    """The block's answers, None where a request is still to be solved; and those requests
+    as ``(place in the answers, start of the answer, row)``.  The lines that the scan and
+    ``quick_request`` do not read are answered one by one here."""
+    fields, starts = scan_block([_scannable(raw) for _, raw in block])
     scanned = fields.tolist()
     out: list[tuple[bool, str] | None] = []
-    requests: list[tuple[int, str, list[int]]] = []  # (place in out, answer's start, row)
+    requests: list[tuple[int, str, Row]] = []
     for k, (number, raw) in enumerate(block):
         row = scanned[k]
         if row[OK]:
@@ -239,20 +265,24 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
         if request is not None:
             start = _answer_start(obj, request)
             if start is not None:
-                requests.append((len(out), start, [
-                    1, *request.hands, -1 if request.widow is None else request.widow,
-                    -1 if len(request.strains) > 1 else int(request.strains[0]),
-                    request.dealer, request.declarer, request.leader, request.active_mask]))
+                requests.append((len(out), start, _row(request)))
                 out.append(None)
                 continue
         line = number_line(number, raw)  # blank, not UTF-8, or answered one by one
         if line is not None:
             out.append(answer_line(line, lambda o: answer(o, solver)))
+    return out, requests
+
+
+def _write_answers(out: list[tuple[bool, str] | None], requests: list[tuple[int, str, Row]],
+                   solver: Solver) -> None:
+    """Solve the requests of a block (its positions in one kernel call, its widow cells in
+    another) and put their answers in their places in ``out``."""
     plain = [(r[H0], r[H1], r[H2], s, r[LEADER], r[DECLARER], r[MASK])
-             for _, _, r in requests if r[WIDOW] < 0 for s in _strains(r[TRUMP])]
+             for _, _, r in requests if r[WIDOW] < 0 for s in _row_strains(r)]
     cells = [(r[H0], r[H1], r[H2], r[H0 + r[DECLARER]] | r[WIDOW], s, r[LEADER], r[DECLARER],
               r[MASK])
-             for _, _, r in requests if r[WIDOW] >= 0 for s in _strains(r[TRUMP])]
+             for _, _, r in requests if r[WIDOW] >= 0 for s in _row_strains(r)]
     tricks = iter(solver.solve_deals(np.array(plain, dtype=np.int64).reshape(-1, 7)).tolist())
     best, reaches = solver.solve_widows(np.array(cells, dtype=np.int64).reshape(-1, 8))
     best = best.tolist()
@@ -268,7 +298,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
             continue
         hand12 = r[H0 + r[DECLARER]] | r[WIDOW]
         answers = {}
-        for s in _strains(trump):
+        for s in _row_strains(r):
             answers[Strain(s)] = {"best_tricks": best[cell],
                                   "best_discards": _discards(hand12, reaches[cell])}
             cell += 1
@@ -281,20 +311,30 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
                     "contract_discard": None if contract is None else
                     answers[contract.strain]["best_discards"][0]}
         out[i] = True, start + "," + encode(tail)[1:]
-    return out
 
 
 _TRICKS_TAIL = [f',"declarer_tricks":{t}}}' for t in range(11)]
+"""The end of an answer of one strain without a widow, by the declarer's tricks: what
+``encode`` writes for the field ``batch.answer`` gives such a request."""
+
 _ALL = tuple(int(s) for s in ALL_STRAINS)
 
 
-def _strains(trump: int) -> tuple[int, ...]:
-    """The strains a request's row asks for (``trump`` -1: all five)."""
-    return _ALL if trump < 0 else (trump,)
+def _row_strains(row: Row) -> tuple[int, ...]:
+    """The strains a request's row asks for (``TRUMP`` -1: all five)."""
+    return _ALL if row[TRUMP] < 0 else (row[TRUMP],)
 
 
-def _ascii(raw: bytes | str) -> bytes:
-    """A line as bytes for ``scan_block``; text beyond ASCII as nothing (not scanned)."""
+def _row(r: Quick) -> Row:
+    """A request read by ``quick_request`` as a row like those of ``scan_block``."""
+    return [1, *r.hands, -1 if r.widow is None else r.widow,
+            -1 if len(r.strains) > 1 else int(r.strains[0]), r.dealer, r.declarer, r.leader,
+            r.active_mask]
+
+
+def _scannable(raw: bytes | str) -> bytes:
+    """A line as bytes for ``scan_block``: text beyond ASCII as nothing, which the scan
+    leaves to the decoded path."""
     if type(raw) is bytes:
         return raw
     return raw.encode() if raw.isascii() else b""

@@ -141,3 +141,35 @@ def test_plain_common_lines_are_all_scanned():
     expected = [int(quick_request(orjson.loads(line)) is not None) for line in lines]
     assert sum(expected) > 150
     assert fields[:, OK].tolist() == expected
+
+
+TWO = '"AKQJ.AKQ.AKQ.-", "T987.JT9.JT9.-"'
+EDGE_LINES = [  # (line, read by the scan?)
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "trump": "S"}}', True),
+    ('{"hands": ["AKQJ.AKQ..AKQ", "T987.JT9..JT9", "-"], "active": [0,1]}', True),
+    ('{"hands": ["AKQJ.AKQ.AKQ.-.", "T987.JT9.JT9.-", "-"], "active": [0,1]}', False),
+    (f'{{"hands": [{TWO}, "x/y <z>"], "active": [0, 1]}}', True),
+    (f'{{"hands": [{TWO}, "caf\\u00e9"], "active": [0, 1]}}', False),
+    (f'{{"hands": [{TWO}, "café"], "active": [0, 1]}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "declarer": 01}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "leader": -0}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": []}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1,]}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "trump": "S", "trump": "S"}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [1, 0], "declarer": 1}}', True),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1, 0]}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "dealer": 2.0}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "trump": "nt"}}  \r\n', True),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1], "trump": null}}', False),
+    (f'{{"hands": [{TWO}, "-"], "active": [0, 1]}} x', False),
+    ('{"hands": ["AKQJ.AKQ.AKQ.-", "T987.JT9.JT9.-", "-"], "active": [0, 1], '
+     '"widow": "A.-.-.-"}', False),
+    ('{"hands": ["-AKQJ.AKQ.AKQ.-", "T987.JT9.JT9.-", "-"], "active": [0, 1]}', False),
+]
+
+
+def test_edge_spellings_take_the_path_expected_and_get_the_answer_they_get_alone():
+    lines = [line.encode() for line, _ in EDGE_LINES]
+    fields, _ = scan_block(lines)
+    assert fields[:, OK].tolist() == [int(read) for _, read in EDGE_LINES]
+    assert list(solve_lines(lines, workers=1)) == one_by_one(lines)
