@@ -48,12 +48,18 @@ STRAIN_SPELLINGS = {"S": Strain.S, "s": Strain.S, "C": Strain.C, "c": Strain.C,
                     "n": Strain.NT}
 """Every spelling of a strain that a batch request may use (two letters at most)."""
 
-LEADERS = np.zeros((3, 8), dtype=np.int64)
+
+def _leaders() -> np.ndarray:
+    leaders = np.zeros((3, 8), dtype=np.int64)
+    for dealer in range(3):
+        for mask in (3, 5, 6, 7):
+            leaders[dealer, mask] = opening_leader(
+                dealer, [s for s in range(3) if mask >> s & 1])
+    return leaders
+
+
+LEADERS = _leaders()
 """``LEADERS[dealer, active_mask]``: who leads to the first trick (``opening_leader``)."""
-for _dealer in range(3):
-    for _mask in (3, 5, 6, 7):
-        LEADERS[_dealer, _mask] = opening_leader(
-            _dealer, [s for s in range(3) if _mask >> s & 1])
 
 ECHO_EXTRA = len(',"dealer":2,"declarer":1,"leader":0,"active":[0,1,2]')
 """Bytes an answer's start may take beyond its request line: the fields it adds (a field

@@ -60,16 +60,17 @@ def break_line(text: str, rng: random.Random) -> str:
     return text[:-1] + ', "active": [[0], 1]}'
 
 
+def spelt_lines(rng: random.Random, count: int) -> list[str]:
+    """Random requests, each spelt at random (``write``), a quarter of them broken."""
+    texts = [write(random_request(rng), rng) for _ in range(count)]
+    return [break_line(text, rng) if rng.random() < 0.25 else text for text in texts]
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_any_spelling_of_a_line_gets_the_answer_it_gets_alone(seed):
     rng = random.Random(seed)
-    lines = []
-    for _ in range(16):
-        text = write(random_request(rng), rng)
-        if rng.random() < 0.25:
-            text = break_line(text, rng)
-        lines.append(text.encode() if rng.random() < 0.8 else text)
+    lines = [text.encode() if rng.random() < 0.8 else text for text in spelt_lines(rng, 16)]
     assert list(solve_lines(lines, workers=1)) == one_by_one(
         [x if isinstance(x, bytes) else x.encode() for x in lines])
 
@@ -77,11 +78,7 @@ def test_any_spelling_of_a_line_gets_the_answer_it_gets_alone(seed):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_the_scan_takes_only_what_the_decoded_path_takes_and_reads_it_alike(seed):
-    rng = random.Random(seed)
-    lines = []
-    for _ in range(40):
-        text = write(random_request(rng), rng)
-        lines.append((break_line(text, rng) if rng.random() < 0.2 else text).encode())
+    lines = [text.encode() for text in spelt_lines(random.Random(seed), 40)]
     fields, starts = scan_block(lines)
     for line, row, start in zip(lines, fields.tolist(), starts, strict=True):
         if not row[OK]:
