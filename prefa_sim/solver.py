@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 
@@ -206,13 +207,10 @@ class Solver:
             rows[k, 3:] = (checked[declarer, active], int(trump), leader, declarer,
                            sum(1 << s for s in active))
         best, reaches = self.solve_widows(rows)
-        pairs = {hand12: _discard_pairs(hand12) for hand12 in checked.values()}
-        results = []
-        for k, (trump, _, _, _) in enumerate(cells):
-            cell_pairs = pairs[int(rows[k, 3])]
-            discards = tuple(cell_pairs[i] for i in np.flatnonzero(reaches[k]))
-            results.append(WidowResult(Strain(trump), int(best[k]), discards))
-        return results
+        pairs = {hand12: _discard_pairs(hand12) for hand12 in set(checked.values())}
+        return [WidowResult(Strain(cell[0]), tricks, tuple(compress(pairs[hand12], flags)))
+                for cell, tricks, hand12, flags in zip(cells, best.tolist(), rows[:, 3].tolist(),
+                                                       reaches.tolist(), strict=True)]
 
     def widow_table(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
                     widow: Bitboard, leader: int, declarer: int,
@@ -225,7 +223,10 @@ def _discard_pairs(hand12: Bitboard) -> list[tuple[int, int]]:
     """The 66 discards of a 12-card hand, in the kernel's order: ``(i, j)``, ``i < j``,
     over the cards in ascending order."""
     cards = list(iter_cards(hand12))
-    return [(cards[i], cards[j]) for i in range(12) for j in range(i + 1, 12)]
+    return [(cards[i], cards[j]) for i, j in _PAIR_INDICES]
+
+
+_PAIR_INDICES = [(i, j) for i in range(12) for j in range(i + 1, 12)]
 
 
 def worker_solver() -> Solver:
