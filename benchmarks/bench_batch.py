@@ -12,11 +12,16 @@ fill the solver's table, the second N are timed, so every measure meets the same
 * batch: the same N request lines answered as ``prefa solve --batch --workers 1`` answers
   them (``bulk.answer_text``: decode, check, solve a block at once, write the answers),
   in this process; the ratio batch / kernel (1.00: nothing beyond the solver's time);
-* command: ``prefa solve --batch FILE`` as a user runs it, a whole process writing to a
-  file, with one and with two workers; start-up (imports, loading the compiled kernels,
-  starting workers) is excluded by timing N and 2N requests and taking the difference,
-  one and two workers alternating; beside it, how much work two processes do at once on
-  this machine against one alone (``machine.py``), the ceiling of that gain.
+* command: ``prefa solve --batch FILE`` as a user runs it on the 2N requests, a whole
+  process writing to a pipe, with one and with two workers (alternating), timed from the
+  moment its N-th answer line arrives to its last: the second N requests, as above, with
+  start-up (imports, loading the compiled kernels, starting workers) left out.  N is a
+  multiple of ``BLOCK * BLOCKS_PER_JOB`` lines, a whole number of worker jobs of either
+  kind (a widow request counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a
+  block and a job.  Beside it: how much work two processes do at once on this machine
+  against one alone on positions of the same kind (``machine.py``), the ceiling of the
+  two-worker gain, and how long the command took to write its first answer (start-up
+  and the first job).
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,16 +48,20 @@ import numpy as np
 from bench_solver import compare_with_refdd
 from machine import two_process_capacity
 
-from prefa_sim.bulk import answer_text, raw_blocks
+from prefa_sim.bulk import BLOCK, BLOCKS_PER_JOB, answer_text, raw_blocks
 from prefa_sim.cards import Strain, format_hand
 from prefa_sim.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 
-KINDS = {"3 hands": 30000, "2 hands": 120000, "widow cells": 2000}
-"""Requests per kind (N; the batch also runs 2N).  N requests take the command about two
-seconds or more with two workers, so that the command's start-up, which varies by some
-0.3 s from run to run, moves the difference of the two runs by 15% at most."""
+JOB = BLOCK * BLOCKS_PER_JOB
+"""Lines of deals a worker process answers at a time (of widow requests, a
+``WIDOW_WEIGHT``-th as many)."""
+KINDS = {"3 hands": 30 * JOB, "2 hands": 118 * JOB, "widow cells": 2 * JOB}
+WORKLOADS = {"3 hands": "3h", "2 hands": "2h", "widow cells": "widow"}
+"""The ``machine.py`` workload of each kind."""
+"""Requests per kind (N; each kind has 2N): some two seconds of the command's time with
+two workers, so that a job in flight when the N-th answer arrives moves the figure little."""
 
 
 def make_requests(rng: np.random.Generator, kind: str, n: int) -> tuple[list[str], np.ndarray]:
@@ -104,14 +114,26 @@ def bulk_time(lines: list[bytes], n: int) -> tuple[float, list[str]]:
     return seconds, "".join(texts).splitlines()
 
 
-def command_time(path: Path, workers: int) -> tuple[float, Path]:
-    """Seconds of ``prefa solve --batch path`` as a whole process."""
-    out = path.with_suffix(".out")
-    with out.open("wb") as sink:
-        start = time.perf_counter()
-        subprocess.run([PREFA, "solve", "--batch", str(path), "--workers", str(workers)],
-                       stdout=sink, check=True)
-        return time.perf_counter() - start, out
+def command_time(path: Path, workers: int, n: int) -> tuple[float, float, list[bytes]]:
+    """``prefa solve --batch path`` as a whole process, its answers read from a pipe as
+    they come: seconds to its first answer line, seconds from its ``n``-th line to its
+    last, and the answer lines."""
+    start = time.perf_counter()
+    command = subprocess.Popen([PREFA, "solve", "--batch", str(path), "--workers",
+                                str(workers)], stdout=subprocess.PIPE)
+    chunks, lines, first, middle = [], 0, None, None
+    while chunk := os.read(command.stdout.fileno(), 1 << 20):
+        now = time.perf_counter()
+        chunks.append(chunk)
+        lines += chunk.count(b"\n")
+        if first is None:
+            first = now - start
+        if middle is None and lines >= n:
+            middle = now
+    end = time.perf_counter()
+    if command.wait() != 0 or middle is None:
+        sys.exit(f"{path.name}: the command failed")
+    return first, end - middle, b"".join(chunks).splitlines()
 
 
 def yardstick(path: str, kind: str, rows: np.ndarray, answers: list[int],
@@ -141,9 +163,11 @@ def main() -> None:
     warm.solve_deals(make_requests(rng, "3 hands", 2)[1])
     warm.solve_widows(make_requests(rng, "widow cells", 1)[1])
     print(f"prefa-sim batch benchmark: seed {args.seed}, best of {args.repeat}, compile time "
-          "and process start-up excluded; microseconds per request")
+          "and process start-up excluded; microseconds per request (first: seconds the "
+          "command took to its first answer line)")
     print(f"{'kind':<12} {'N':>6} {'kernel':>8} {'batch':>8} {'ratio':>6} {'command 1w':>11} "
-          f"{'ratio':>6} {'command 2w':>11} {'2w/1w':>6}")
+          f"{'ratio':>6} {'command 2w':>11} {'2w/1w':>6} {'ceiling':>8} {'first 1w':>9} "
+          f"{'first 2w':>9}")
     against = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind, n in KINDS.items():
@@ -158,33 +182,31 @@ def main() -> None:
                 batch = min(batch, seconds / n)
                 if [json.loads(t)[key] for t in texts] != answers:
                     sys.exit(f"{kind}: the batch's answers differ from the kernel's")
-            files = {}
-            (Path(tmp) / "warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
-            for size in (n, 2 * n):
-                files[size] = Path(tmp) / f"{kind.replace(' ', '-')}-{size}.jsonl"
-                files[size].write_text("\n".join(lines[:size]) + "\n")
-            command_time(files[n].with_name("warm-up.jsonl"), 2)  # compile what it needs
-            short = {1: float("inf"), 2: float("inf")}
-            long = dict(short)
+            path = Path(tmp) / f"{kind.replace(' ', '-')}.jsonl"
+            path.with_name("warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
+            command_time(path.with_name("warm-up.jsonl"), 2, 4)  # compile what it needs
+            path.write_text("\n".join(lines) + "\n")
+            command = {1: float("inf"), 2: float("inf")}
+            first = dict(command)
             for _ in range(max(3, args.repeat)):  # the worker counts alternate
                 for workers in (1, 2):
-                    short[workers] = min(short[workers], command_time(files[n], workers)[0])
-                    seconds, out = command_time(files[2 * n], workers)
-                    long[workers] = min(long[workers], seconds)
-                    got = [json.loads(x)[key] for x in out.read_text().splitlines()[n:]]
-                    if got != answers:
+                    to_first, seconds, out = command_time(path, workers, n)
+                    first[workers] = min(first[workers], to_first)
+                    command[workers] = min(command[workers], seconds / n)
+                    if [json.loads(x)[key] for x in out[n:]] != answers:
                         sys.exit(f"{kind}: the command's answers differ from the kernel's")
-            command = {w: (long[w] - short[w]) / n for w in short}
             print(f"{kind:<12} {n:>6} {1e6 * kernel:>8.1f} {1e6 * batch:>8.1f} "
                   f"{batch / kernel:>6.2f} {1e6 * command[1]:>11.1f} "
                   f"{command[1] / kernel:>6.2f} {1e6 * command[2]:>11.1f} "
-                  f"{command[1] / command[2]:>6.2f}")
+                  f"{command[1] / command[2]:>6.2f} "
+                  f"{two_process_capacity(WORKLOADS[kind]):>8.2f} "
+                  f"{first[1]:>9.2f} {first[2]:>9.2f}")
             if args.refdd:
                 ref = yardstick(args.refdd, kind, rows[n:], answers, max(1, args.repeat // 2))
                 against.append(f"{kind:<12} {n:>6} {1e6 * ref:>10.1f} {ref / kernel:>11.1f}x "
                                f"{ref / command[1]:>11.1f}x")
-    print(f"this machine, two processes at once: x{two_process_capacity():.2f} one alone "
-          "(benchmarks/machine.py; the most 2w/1w can reach here now)")
+    print("ceiling: the work two processes do at once here against one alone, on positions "
+          "of the same kind (benchmarks/machine.py): the most 2w/1w can reach in this run")
     if against:
         print("\nthe same timed positions by the refdd yardstick (a widow cell: all 66 "
               "discards), microseconds per request, and how many times faster we are")

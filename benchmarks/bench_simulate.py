@@ -12,7 +12,8 @@ processes (each imports the library and loads the compiled kernels, some 0.8 s),
 the steady figures exclude it by taking the difference of the two runs.  Each whole
 run is the best of ``--repeat``, one and two workers alternating (this machine's speed
 varies by some 10% from run to run).  Last, ``machine.py`` measures how much work two
-processes do at once here, against one alone: the ceiling of the two-worker gain.
+processes do at once here, against one alone, on widow cells (the work of a simulation):
+the ceiling of the two-worker gain.
 """
 
 from __future__ import annotations
@@ -85,8 +86,8 @@ def main() -> None:
     print(f"whole run, 2 workers: {two:6.1f} deals/s   steady: {two_steady:6.1f} deals/s")
     print(f"2 workers / 1:        x{two / one:.2f}{'':13}"
           f"steady: x{two_steady / one_steady:.2f}")
-    print(f"this machine, two processes at once: x{two_process_capacity():.2f} one alone "
-          "(benchmarks/machine.py; the most 2 workers can gain here now)")
+    print(f"this machine, two processes at once: x{two_process_capacity('widow'):.2f} one "
+          "alone on widow cells (benchmarks/machine.py; the most 2 workers can gain here now)")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,17 @@ needs.  Every position (or widow cell) of a block then goes to the solver at onc
 other line (card values, a line of play, a trick in progress, other spellings, and every
 line with a mistake) is answered by ``batch.answer`` exactly as when lines are solved one
 by one, so the answers and the error messages do not depend on the path a line takes.
+With worker processes, the main process reads a file in bulk and hands each worker whole
+lines as bytes, a thousand or so at a time (``byte_jobs``); the worker splits them.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator
 from itertools import combinations
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 import orjson
@@ -24,7 +27,15 @@ import orjson
 from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
 from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from .contracts import best_contract
-from .jsonl import LineError, answer_line, encode, misspelt_field, number_line, read_lines
+from .jsonl import (
+    LineError,
+    answer_line,
+    encode,
+    misspelt_field,
+    number_line,
+    read_error,
+    read_lines,
+)
 from .request_bytes import (
     DECLARER,
     H0,
@@ -50,6 +61,12 @@ BLOCK = 256
 BLOCKS_PER_JOB = 4
 """Blocks handed to a worker at once: each hand-over costs the main process some half a
 millisecond, which one block of quick requests would not repay."""
+
+WIDOW_WEIGHT = 16
+"""A request with a widow counts as this many lines towards ``BLOCK``: it asks the solver
+for some thirty times a deal's work, so its blocks and the workers' jobs hold fewer lines,
+and the workers end a batch of a few thousand of them together instead of one waiting on
+the other's last job."""
 
 ALL_STRAINS = tuple(Strain)
 
@@ -360,54 +377,135 @@ def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[i
     return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
 
 
-def _worker_block(block: list[tuple[int, bytes | str]]) -> list[tuple[bool, str]]:
-    return answer_block(block, worker_solver())
-
-
-def _worker_text(block: list[tuple[int, bytes | str]]) -> tuple[int, str]:
-    return answer_text(block, worker_solver())
-
-
-def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK
+def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK, start: int = 1
                ) -> Iterator[list[tuple[int, bytes | str]]]:
-    """The input lines as ``(number, raw line)``, numbered from 1, in lists of ``size``;
-    decoding them and skipping the blank ones is left to ``answer_block``."""
+    """The input lines as ``(number, raw line)``, numbered from ``start``, in lists of
+    ``size`` lines, a line that mentions a widow counting as ``WIDOW_WEIGHT``; decoding
+    them and skipping the blank ones is left to ``answer_block``."""
     block: list[tuple[int, bytes | str]] = []
-    for item in enumerate(read_lines(lines), start=1):
+    weight = 0
+    for item in enumerate(read_lines(lines), start=start):
         block.append(item)
-        if len(block) == size:
+        line = item[1]
+        weight += WIDOW_WEIGHT if (b"widow" if type(line) is bytes else "widow") in line else 1
+        if weight >= size:
             yield block
             block = []
+            weight = 0
     if block:
         yield block
 
 
-def _over_blocks(lines: Iterable[bytes | str], workers: int | None, local, remote
-                 ) -> Iterator:
-    """``local(block, solver)`` for each block of the input, in order: here with one solver,
-    or as ``remote(block)`` on worker processes, each with its own."""
-    parts = raw_blocks(lines)
+def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
+              ) -> Iterator[tuple[int, bytes]]:
+    """A binary input as worker jobs: ``(number of the first line, whole lines as bytes)``,
+    each some ``weight`` lines' worth (each mention of a widow adding ``WIDOW_WEIGHT - 1``),
+    so that the main process neither splits nor numbers lines: it counts them in bulk.
+    ``job_lines`` splits a job as iterating over the input would."""
+    number = 1
+    partial: list[bytes] = []  # the start of a line still to be completed
+    job: list[bytes] = []
+    held = held_lines = 0  # the weight and the lines of ``job``
+    size = CHUNK
+    while data := _read(stream, size):
+        cut = data.rfind(b"\n") + 1
+        if not cut:
+            partial.append(data)
+            size = min(2 * size, MAX_READ)
+            continue
+        piece = b"".join([*partial, data[:cut]]) if partial else data[:cut]
+        partial = [data[cut:]] if cut < len(data) else []
+        lines = piece.count(b"\n")
+        piece_weight = lines + (WIDOW_WEIGHT - 1) * piece.count(b"widow")
+        job.append(piece)
+        held += piece_weight
+        held_lines += lines
+        if held >= weight:
+            yield number, b"".join(job)
+            number += held_lines
+            job = []
+            held = held_lines = 0
+        # Read about what the job still lacks, at this piece's bytes per unit of weight.
+        size = min(max(len(piece) * (weight - held) // piece_weight, MIN_READ), MAX_READ)
+    job += partial
+    if any(job):
+        yield number, b"".join(job)
+
+
+CHUNK = 1 << 16
+"""Bytes ``byte_jobs`` reads first, before it knows how long the lines are."""
+MIN_READ, MAX_READ = 1 << 12, 1 << 20
+"""The least and the most it reads at a time."""
+
+
+def _read(stream: BinaryIO, size: int) -> bytes:
+    try:
+        return stream.read(size)
+    except OSError as exc:
+        raise read_error(stream, exc) from None
+
+
+def job_lines(data: bytes) -> list[bytes]:
+    """The lines of a ``byte_jobs`` job, each with its newline but the input's last."""
+    lines = data.split(b"\n")
+    last = lines.pop()
+    lines = [line + b"\n" for line in lines]
+    if last:
+        lines.append(last)
+    return lines
+
+
+def _block_text(block: list[tuple[int, bytes | str]]) -> tuple[int, str]:
+    return answer_text(block, worker_solver())
+
+
+def _block_answers(block: list[tuple[int, bytes | str]]) -> list[tuple[bool, str]]:
+    return answer_block(block, worker_solver())
+
+
+def _job_text(job: tuple[int, bytes]) -> tuple[int, str]:
+    number, data = job
+    solver = worker_solver()
+    answers = [answer_text(block, solver) for block in raw_blocks(job_lines(data), start=number)]
+    return sum(bad for bad, _ in answers), "".join(text for _, text in answers)
+
+
+def _job_answers(job: tuple[int, bytes]) -> list[tuple[bool, str]]:
+    number, data = job
+    solver = worker_solver()
+    return [answer for block in raw_blocks(job_lines(data), start=number)
+            for answer in answer_block(block, solver)]
+
+
+def _over_blocks(lines: Iterable[bytes | str] | BinaryIO, workers: int | None, local,
+                 remote_block, remote_job) -> Iterator:
+    """``local(block, solver)`` for each block of the input, in order: here with one
+    solver, or on worker processes each with its own, as ``remote_job(job)`` for each of
+    ``byte_jobs`` when the input is a binary stream, else as ``remote_block(block)``."""
     workers = workers or default_workers()
     if workers == 1:
         solver = Solver()
-        return (local(block, solver) for block in parts)
-    return ordered_map(remote, parts, workers, batch=BLOCKS_PER_JOB)
+        return (local(block, solver) for block in raw_blocks(lines))
+    if isinstance(lines, io.BufferedIOBase | io.RawIOBase):
+        return ordered_map(remote_job, byte_jobs(lines), workers, batch=1)
+    return ordered_map(remote_block, raw_blocks(lines), workers, batch=BLOCKS_PER_JOB)
 
 
-def solve_text(lines: Iterable[bytes | str], workers: int | None = None
+def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
                ) -> Iterator[tuple[int, str]]:
     """Answer JSON Lines requests in input order, a block of text at a time with its count
     of error lines (what ``prefa solve --batch`` writes); blank lines are skipped, line
     numbers count from 1 over all input lines.
 
     Lines go ``BLOCK`` at a time to the solver, or to worker processes each with its own
-    solver; the answers are the same whatever the number of workers.
+    solver (from a binary stream, such as a file opened ``"rb"``, the workers read the
+    lines from ``byte_jobs``); the answers are the same whatever the number of workers.
     """
-    return _over_blocks(lines, workers, answer_text, _worker_text)
+    return _over_blocks(lines, workers, answer_text, _block_text, _job_text)
 
 
-def solve_lines(lines: Iterable[bytes | str], workers: int | None = None
+def solve_lines(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
                 ) -> Iterator[tuple[bool, str]]:
     """``solve_text`` a line at a time: ``(ok, json_text)`` for each non-blank line."""
-    for answers in _over_blocks(lines, workers, answer_block, _worker_block):
+    for answers in _over_blocks(lines, workers, answer_block, _block_answers, _job_answers):
         yield from answers

@@ -31,8 +31,13 @@ def read_lines(lines: Iterable[bytes | str]) -> Iterator[bytes | str]:
         except StopIteration:
             return
         except OSError as exc:
-            name = getattr(lines, "name", "the input")
-            raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+            raise read_error(lines, exc) from None
+
+
+def read_error(source: object, exc: OSError) -> InputError:
+    """The ``InputError`` for a failure to read ``source`` (named if it has a name)."""
+    name = getattr(source, "name", "the input")
+    return InputError(f"cannot read {name}: {exc.strerror or exc}")
 
 
 class Line(NamedTuple):

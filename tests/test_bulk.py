@@ -2,6 +2,7 @@
 text for the common requests it reads itself, for the ones it hands on, and for every
 mistake; whatever the number of workers."""
 
+import io
 import json
 import random
 
@@ -9,7 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prefa_sim.batch import answer
-from prefa_sim.bulk import quick_request, solve_lines
+from prefa_sim.bulk import (
+    WIDOW_WEIGHT,
+    byte_jobs,
+    job_lines,
+    quick_request,
+    raw_blocks,
+    solve_lines,
+    solve_text,
+)
 from prefa_sim.cards import format_cards, format_hand
 from prefa_sim.jsonl import answer_line, numbered_lines
 from prefa_sim.solver import Solver
@@ -99,6 +108,54 @@ def test_bulk_answers_are_those_of_solving_line_by_line(seed):
     lines[rng.randrange(12)] = b"   "  # blank: skipped, still counted
     lines.append(b'{"hands": ["\xff"]}')  # not UTF-8
     assert list(solve_lines(lines, workers=1)) == one_by_one(lines)
+
+
+@given(st.lists(st.booleans(), max_size=300), st.booleans(), st.integers(1, 40))
+def test_blocks_hold_every_line_once_and_weigh_at_least_their_size(widows, as_bytes, size):
+    lines = ['{"hands": [], "widow": ""}' if w else '{"hands": []}' for w in widows]
+    if as_bytes:
+        lines = [line.encode() for line in lines]
+    blocks = list(raw_blocks(lines, size))
+    assert [item for block in blocks for item in block] == list(enumerate(lines, start=1))
+    for k, block in enumerate(blocks):
+        weights = [WIDOW_WEIGHT if widows[number - 1] else 1 for number, _ in block]
+        assert sum(weights[:-1]) < size  # the block closes at its first line that fills it
+        assert sum(weights) >= size or k == len(blocks) - 1
+
+
+LINE_PARTS = st.sampled_from([b"x", b"widow", b"\r", b" ", b"\xff", b"y" * 5000])
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(LINE_PARTS, max_size=4).map(b"".join), max_size=60), st.booleans(),
+       st.integers(1, 300))
+def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_newline, weight):
+    data = b"\n".join(lines) + (b"\n" if last_newline and lines else b"")
+    jobs = list(byte_jobs(io.BytesIO(data), weight))
+    assert b"".join(job for _, job in jobs) == data
+    assert [line for _, job in jobs for line in job_lines(job)] == list(io.BytesIO(data))
+    seen = 0
+    for k, (number, job) in enumerate(jobs):
+        assert number == seen + 1
+        seen += job.count(b"\n")
+        heavy = job.count(b"widow")
+        if k < len(jobs) - 1:  # every job but the last is whole lines of the weight asked
+            assert job.endswith(b"\n")
+            assert len(job_lines(job)) + (WIDOW_WEIGHT - 1) * heavy >= weight
+
+
+def test_workers_reading_a_stream_answer_as_one_process_reading_lines():
+    rng = random.Random(11)
+    lines = [json.dumps(random_request(rng)).encode() for _ in range(40)]
+    lines[7] = b'{"hands": [1, 2'
+    lines[9] = b""
+    lines[12] = b'{"hands": ["\xff"]}'
+    data = b"\r\n".join(lines[:20]) + b"\n" + b"\n".join(lines[20:])  # no final newline
+    one = list(solve_text(io.BytesIO(data).readlines(), workers=1))
+    two = list(solve_text(io.BytesIO(data), workers=2))
+    assert "".join(text for _, text in two) == "".join(text for _, text in one)
+    assert sum(bad for bad, _ in two) == sum(bad for bad, _ in one) >= 2
+    assert list(solve_lines(io.BytesIO(data), workers=2)) == one_by_one(lines)
 
 
 def test_the_common_requests_take_the_bulk_path_and_workers_change_nothing():
