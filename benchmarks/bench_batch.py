@@ -14,8 +14,9 @@ fill the solver's table, the second N are timed, so every measure meets the same
   in this process; the ratio batch / kernel (1.00: nothing beyond the solver's time);
 * command: ``prefa solve --batch FILE`` as a user runs it on the 2N requests, a whole
   process writing to a pipe, with one and with two workers (alternating), timed from the
-  moment its N-th answer line arrives to its last: the second N requests, as above, with
-  start-up (imports, loading the compiled kernels, starting workers) left out.  N is a
+  moment its N-th answer line arrives to the moment its last one does: the second N
+  requests, as above, with start-up (imports, loading the compiled kernels, starting
+  workers) and the process's exit left out.  N is a
   multiple of ``BLOCK * BLOCKS_PER_JOB`` lines, a whole number of worker jobs of either
   kind (a widow request counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a
   block and a job.  Beside it: how much work two processes do at once on this machine
@@ -58,10 +59,10 @@ JOB = BLOCK * BLOCKS_PER_JOB
 """Lines of deals a worker process answers at a time (of widow requests, a
 ``WIDOW_WEIGHT``-th as many)."""
 KINDS = {"3 hands": 30 * JOB, "2 hands": 118 * JOB, "widow cells": 2 * JOB}
-WORKLOADS = {"3 hands": "3h", "2 hands": "2h", "widow cells": "widow"}
-"""The ``machine.py`` workload of each kind."""
 """Requests per kind (N; each kind has 2N): some two seconds of the command's time with
 two workers, so that a job in flight when the N-th answer arrives moves the figure little."""
+WORKLOADS = {"3 hands": "3h", "2 hands": "2h", "widow cells": "widow"}
+"""The ``machine.py`` workload of each kind."""
 
 
 def make_requests(rng: np.random.Generator, kind: str, n: int) -> tuple[list[str], np.ndarray]:
@@ -115,13 +116,13 @@ def bulk_time(lines: list[bytes], n: int) -> tuple[float, list[str]]:
 
 
 def command_time(path: Path, workers: int, n: int) -> tuple[float, float, list[bytes]]:
-    """``prefa solve --batch path`` as a whole process, its answers read from a pipe as
-    they come: seconds to its first answer line, seconds from its ``n``-th line to its
-    last, and the answer lines."""
+    """``prefa solve --batch path`` (2n requests) as a whole process, its answers read
+    from a pipe as they come: seconds to its first answer line, seconds from its ``n``-th
+    line to its last (the process's exit left out), and the answer lines."""
     start = time.perf_counter()
     command = subprocess.Popen([PREFA, "solve", "--batch", str(path), "--workers",
                                 str(workers)], stdout=subprocess.PIPE)
-    chunks, lines, first, middle = [], 0, None, None
+    chunks, lines, first, middle, last = [], 0, None, None, None
     while chunk := os.read(command.stdout.fileno(), 1 << 20):
         now = time.perf_counter()
         chunks.append(chunk)
@@ -130,10 +131,11 @@ def command_time(path: Path, workers: int, n: int) -> tuple[float, float, list[b
             first = now - start
         if middle is None and lines >= n:
             middle = now
-    end = time.perf_counter()
-    if command.wait() != 0 or middle is None:
+        if last is None and lines >= 2 * n:
+            last = now
+    if command.wait() != 0 or last is None:
         sys.exit(f"{path.name}: the command failed")
-    return first, end - middle, b"".join(chunks).splitlines()
+    return first, last - middle, b"".join(chunks).splitlines()
 
 
 def yardstick(path: str, kind: str, rows: np.ndarray, answers: list[int],
@@ -184,7 +186,7 @@ def main() -> None:
                     sys.exit(f"{kind}: the batch's answers differ from the kernel's")
             path = Path(tmp) / f"{kind.replace(' ', '-')}.jsonl"
             path.with_name("warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
-            command_time(path.with_name("warm-up.jsonl"), 2, 4)  # compile what it needs
+            command_time(path.with_name("warm-up.jsonl"), 2, 2)  # compile what it needs
             path.write_text("\n".join(lines) + "\n")
             command = {1: float("inf"), 2: float("inf")}
             first = dict(command)
