@@ -10,7 +10,8 @@ other line (card values, a line of play, a trick in progress, other spellings, a
 line with a mistake) is answered by ``batch.answer`` exactly as when lines are solved one
 by one, so the answers and the error messages do not depend on the path a line takes.
 With worker processes, the main process reads a file in bulk and hands each worker whole
-lines as bytes, a thousand or so at a time (``byte_jobs``); the worker splits them.
+lines as bytes, some ``BLOCKS_PER_JOB`` blocks' worth at a time (``byte_jobs``); the worker
+splits them.
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ BLOCKS_PER_JOB = 4
 millisecond, which one block of quick requests would not repay."""
 
 WIDOW_WEIGHT = 16
-"""A request with a widow counts as this many lines towards ``BLOCK``: it asks the solver
-for some thirty times a deal's work, so its blocks and the workers' jobs hold fewer lines,
+"""A request with a widow counts as this many lines in a block (``raw_blocks``: a line that
+mentions a widow) and in a worker's job (``byte_jobs``: each mention adds the rest): it asks
+the solver for some thirty times a deal's work, so its blocks and jobs hold fewer lines,
 and the workers end a batch of a few thousand of them together instead of one waiting on
 the other's last job."""
 
@@ -396,6 +398,11 @@ def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK, start: int = 1
         yield block
 
 
+MIN_READ, MAX_READ = 1 << 12, 1 << 20
+"""The least and the most ``byte_jobs`` reads at a time: the least first, before it knows
+how long the lines are and how much they weigh."""
+
+
 def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
               ) -> Iterator[tuple[int, bytes]]:
     """A binary input as worker jobs: ``(number of the first line, whole lines as bytes)``,
@@ -406,7 +413,7 @@ def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
     partial: list[bytes] = []  # the start of a line still to be completed
     job: list[bytes] = []
     held = held_lines = 0  # the weight and the lines of ``job``
-    size = CHUNK
+    size = MIN_READ
     while data := _read(stream, size):
         cut = data.rfind(b"\n") + 1
         if not cut:
@@ -432,21 +439,19 @@ def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
         yield number, b"".join(job)
 
 
-CHUNK = 1 << 16
-"""Bytes ``byte_jobs`` reads first, before it knows how long the lines are."""
-MIN_READ, MAX_READ = 1 << 12, 1 << 20
-"""The least and the most it reads at a time."""
-
-
 def _read(stream: BinaryIO, size: int) -> bytes:
     try:
-        return stream.read(size)
+        data = stream.read(size)
     except OSError as exc:
         raise read_error(stream, exc) from None
+    if data is None:  # a non-blocking stream with nothing ready: not the end of the input
+        raise read_error(stream, BlockingIOError("the input had nothing ready to read"))
+    return data
 
 
 def job_lines(data: bytes) -> list[bytes]:
-    """The lines of a ``byte_jobs`` job, each with its newline but the input's last."""
+    """The lines of a ``byte_jobs`` job, each with its newline (the input's last line has
+    none if the input ends without one)."""
     lines = data.split(b"\n")
     last = lines.pop()
     lines = [line + b"\n" for line in lines]
@@ -497,8 +502,8 @@ def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = No
     of error lines (what ``prefa solve --batch`` writes); blank lines are skipped, line
     numbers count from 1 over all input lines.
 
-    Lines go ``BLOCK`` at a time to the solver, or to worker processes each with its own
-    solver (from a binary stream, such as a file opened ``"rb"``, the workers read the
+    Lines go in blocks (``raw_blocks``) to the solver, or to worker processes each with its
+    own solver (from a binary stream, such as a file opened ``"rb"``, the workers read the
     lines from ``byte_jobs``); the answers are the same whatever the number of workers.
     """
     return _over_blocks(lines, workers, answer_text, _block_text, _job_text)

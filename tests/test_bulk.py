@@ -6,6 +6,7 @@ import io
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ from prefa_sim.bulk import (
     solve_text,
 )
 from prefa_sim.cards import format_cards, format_hand
-from prefa_sim.jsonl import answer_line, numbered_lines
+from prefa_sim.jsonl import InputError, answer_line, numbered_lines
 from prefa_sim.solver import Solver
 
 from .helpers import random_deal
@@ -126,12 +127,33 @@ def test_blocks_hold_every_line_once_and_weigh_at_least_their_size(widows, as_by
 LINE_PARTS = st.sampled_from([b"x", b"widow", b"\r", b" ", b"\xff", b"y" * 5000])
 
 
+class ShortReads(io.RawIOBase):
+    """A raw stream whose reads return fewer bytes than asked, as a pipe's may; ``None``
+    (nothing ready) once, if asked."""
+
+    def __init__(self, data: bytes, seed: int, nothing_ready: bool = False):
+        self.data, self.rng, self.nothing_ready = data, random.Random(seed), nothing_ready
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        if self.nothing_ready and self.data:
+            self.nothing_ready = False
+            return None
+        n = min(len(buffer), self.rng.randint(1, 9000), len(self.data))
+        buffer[:n], self.data = self.data[:n], self.data[n:]
+        return n
+
+
 @settings(deadline=None)
 @given(st.lists(st.lists(LINE_PARTS, max_size=4).map(b"".join), max_size=60), st.booleans(),
-       st.integers(1, 300))
-def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_newline, weight):
+       st.integers(1, 300), st.integers(0, 2**32 - 1))
+def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_newline, weight,
+                                                                   seed):
     data = b"\n".join(lines) + (b"\n" if last_newline and lines else b"")
-    jobs = list(byte_jobs(io.BytesIO(data), weight))
+    stream = ShortReads(data, seed) if seed % 2 else io.BytesIO(data)
+    jobs = list(byte_jobs(stream, weight))
     assert b"".join(job for _, job in jobs) == data
     assert [line for _, job in jobs for line in job_lines(job)] == list(io.BytesIO(data))
     seen = 0
@@ -142,6 +164,14 @@ def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_n
         if k < len(jobs) - 1:  # every job but the last is whole lines of the weight asked
             assert job.endswith(b"\n")
             assert len(job_lines(job)) + (WIDOW_WEIGHT - 1) * heavy >= weight
+
+
+def test_a_line_longer_than_any_read_is_one_line_and_nothing_ready_is_an_input_error():
+    data = b"a\n" + b"widow" * 300_000 + b"\nb"  # a 1.5 MB line between two short ones
+    jobs = list(byte_jobs(io.BytesIO(data)))
+    assert [line for _, job in jobs for line in job_lines(job)] == list(io.BytesIO(data))
+    with pytest.raises(InputError, match="nothing ready"):
+        list(byte_jobs(ShortReads(data, 1, nothing_ready=True)))
 
 
 def test_workers_reading_a_stream_answer_as_one_process_reading_lines():
