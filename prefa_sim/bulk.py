@@ -420,23 +420,40 @@ def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
             partial.append(data)
             size = min(2 * size, MAX_READ)
             continue
-        piece = b"".join([*partial, data[:cut]]) if partial else data[:cut]
+        rest = b"".join([*partial, data[:cut]]) if partial else data[:cut]
         partial = [data[cut:]] if cut < len(data) else []
-        lines = piece.count(b"\n")
-        piece_weight = lines + (WIDOW_WEIGHT - 1) * piece.count(b"widow")
-        job.append(piece)
-        held += piece_weight
-        held_lines += lines
-        if held >= weight:
-            yield number, b"".join(job)
-            number += held_lines
-            job = []
-            held = held_lines = 0
+        while rest:
+            piece, rest = _first_lines(rest, weight - held)
+            lines = piece.count(b"\n")
+            piece_weight = _weight(piece, lines)
+            job.append(piece)
+            held += piece_weight
+            held_lines += lines
+            if held >= weight:
+                yield number, b"".join(job)
+                number += held_lines
+                job = []
+                held = held_lines = 0
         # Read about what the job still lacks, at this piece's bytes per unit of weight.
         size = min(max(len(piece) * (weight - held) // piece_weight, MIN_READ), MAX_READ)
     job += partial
     if any(job):
         yield number, b"".join(job)
+
+
+def _weight(lines: bytes, count: int) -> int:
+    """The weight of ``count`` whole lines (``byte_jobs``)."""
+    return count + (WIDOW_WEIGHT - 1) * lines.count(b"widow")
+
+
+def _first_lines(lines: bytes, room: int) -> tuple[bytes, bytes]:
+    """Whole lines split in two: the first some ``room`` of weight (all of them unless
+    they weigh over twice that), and the others."""
+    total = _weight(lines, lines.count(b"\n"))
+    if total <= 2 * room:
+        return lines, b""
+    cut = lines.find(b"\n", len(lines) * room // total) + 1  # whole lines end in a newline
+    return lines[:cut], lines[cut:]
 
 
 def _read(stream: BinaryIO, size: int) -> bytes:

@@ -166,6 +166,16 @@ def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_n
             assert len(job_lines(job)) + (WIDOW_WEIGHT - 1) * heavy >= weight
 
 
+def test_jobs_of_widow_requests_after_deals_are_not_overfull():
+    deal = b'{"hands": ["AKQJ.T98.7.AKQ", "-", "T987.AKQ.J98.J"], "trump": "NT"}\n'
+    widow = b'{"hands": ["AKQJ.T98.7.AKQ", "-", "T987.AKQ.J98.J"], "widow": "AS KS"}\n'
+    jobs = list(byte_jobs(io.BytesIO(deal * 3000 + widow * 3000), 1024))
+    weights = [len(job_lines(job)) + (WIDOW_WEIGHT - 1) * job.count(b"widow")
+               for _, job in jobs]
+    assert all(1024 <= w < 2 * 1024 + WIDOW_WEIGHT for w in weights[:-1])
+    assert sum(weights) == 3000 + 3000 * WIDOW_WEIGHT
+
+
 def test_a_line_longer_than_any_read_is_one_line_and_nothing_ready_is_an_input_error():
     data = b"a\n" + b"widow" * 300_000 + b"\nb"  # a 1.5 MB line between two short ones
     jobs = list(byte_jobs(io.BytesIO(data)))
