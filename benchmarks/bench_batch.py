@@ -16,13 +16,12 @@ fill the solver's table, the second N are timed, so every measure meets the same
   process writing to a pipe, with one and with two workers (alternating), timed from the
   moment its N-th answer line arrives to the moment its last one does: the second N
   requests, as above, with start-up (imports, loading the compiled kernels, starting
-  workers) and the process's exit left out.  N is a
-  multiple of ``BLOCK * BLOCKS_PER_JOB`` lines, a whole number of worker jobs of either
-  kind (a widow request counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a
-  block and a job.  Beside it: how much work two processes do at once on this machine
-  against one alone on positions of the same kind (``machine.py``), the ceiling of the
-  two-worker gain, and how long the command took to write its first answer (start-up
-  and the first job).
+  workers) and the process's exit left out.  N is a multiple of ``BLOCK *
+  BLOCKS_PER_JOB`` lines, a whole number of worker jobs of either kind (a widow request
+  counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a block and a job.
+  Beside it: how much work two processes do at once on this machine against one alone
+  on positions of the same kind (``machine.py``), the ceiling of the two-worker gain,
+  and how long the command took to write its first answer (start-up and the first job).
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the

@@ -53,7 +53,7 @@ from .request_bytes import (
     scan_block,
 )
 from .seats import SeatError, seat_of
-from .solver import Solver, worker_solver
+from .solver import DISCARD_PAIRS, Solver, worker_solver
 from .workers import default_workers, ordered_map
 
 BLOCK = 256
@@ -64,11 +64,11 @@ BLOCKS_PER_JOB = 4
 millisecond, which one block of quick requests would not repay."""
 
 WIDOW_WEIGHT = 16
-"""A request with a widow counts as this many lines in a block (``raw_blocks``: a line that
-mentions a widow) and in a worker's job (``byte_jobs``: each mention adds the rest): it asks
-the solver for some thirty times a deal's work, so its blocks and jobs hold fewer lines,
-and the workers end a batch of a few thousand of them together instead of one waiting on
-the other's last job."""
+"""A request with a widow counts as this many lines in a block (``raw_blocks``) and in a
+worker's job (``byte_jobs``): it asks the solver for some thirty times a deal's work, so
+its blocks and jobs hold fewer lines, and the workers end a batch of a few thousand of
+them together instead of one waiting on the other's last job.  (Lines are weighed by
+their mentions of a widow, ``_weight``.)"""
 
 ALL_STRAINS = tuple(Strain)
 
@@ -90,8 +90,7 @@ def _suit_groups() -> dict[str, int]:
 
 
 _GROUPS = _suit_groups()
-_PAIRS = tuple(combinations(range(12), 2))
-assert len(_PAIRS) == 66 and SUIT_LETTERS == "SCDH"
+assert SUIT_LETTERS == "SCDH"
 
 
 def _hand(value: object) -> int | None:
@@ -242,7 +241,7 @@ def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
     """The names of the discard pairs flagged in ``reaches`` (``Solver.solve_widows``)."""
     cards = list(iter_cards(hand12))
     return [f"{_CARD_NAMES[cards[i]]} {_CARD_NAMES[cards[j]]}"
-            for k, (i, j) in enumerate(_PAIRS) if reaches[k]]
+            for k, (i, j) in enumerate(DISCARD_PAIRS) if reaches[k]]
 
 
 def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
@@ -382,14 +381,13 @@ def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[i
 def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK, start: int = 1
                ) -> Iterator[list[tuple[int, bytes | str]]]:
     """The input lines as ``(number, raw line)``, numbered from ``start``, in lists of
-    ``size`` lines, a line that mentions a widow counting as ``WIDOW_WEIGHT``; decoding
-    them and skipping the blank ones is left to ``answer_block``."""
+    ``size`` lines' weight (``_weight``); decoding them and skipping the blank ones is left
+    to ``answer_block``."""
     block: list[tuple[int, bytes | str]] = []
     weight = 0
     for item in enumerate(read_lines(lines), start=start):
         block.append(item)
-        line = item[1]
-        weight += WIDOW_WEIGHT if (b"widow" if type(line) is bytes else "widow") in line else 1
+        weight += _weight(item[1], 1)
         if weight >= size:
             yield block
             block = []
@@ -406,8 +404,8 @@ how long the lines are and how much they weigh."""
 def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
               ) -> Iterator[tuple[int, bytes]]:
     """A binary input as worker jobs: ``(number of the first line, whole lines as bytes)``,
-    each some ``weight`` lines' worth (each mention of a widow adding ``WIDOW_WEIGHT - 1``),
-    so that the main process neither splits nor numbers lines: it counts them in bulk.
+    each some ``weight`` lines' worth (``_weight``), so that the main process neither
+    splits nor numbers lines: it counts them in bulk.
     ``job_lines`` splits a job as iterating over the input would."""
     number = 1
     partial: list[bytes] = []  # the start of a line still to be completed
@@ -423,9 +421,7 @@ def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
         rest = b"".join([*partial, data[:cut]]) if partial else data[:cut]
         partial = [data[cut:]] if cut < len(data) else []
         while rest:
-            piece, rest = _first_lines(rest, weight - held)
-            lines = piece.count(b"\n")
-            piece_weight = _weight(piece, lines)
+            piece, lines, piece_weight, rest = _first_lines(rest, weight - held)
             job.append(piece)
             held += piece_weight
             held_lines += lines
@@ -441,19 +437,24 @@ def byte_jobs(stream: BinaryIO, weight: int = BLOCK * BLOCKS_PER_JOB
         yield number, b"".join(job)
 
 
-def _weight(lines: bytes, count: int) -> int:
-    """The weight of ``count`` whole lines (``byte_jobs``)."""
-    return count + (WIDOW_WEIGHT - 1) * lines.count(b"widow")
+def _weight(text: bytes | str, count: int) -> int:
+    """The weight of ``count`` whole lines ``text`` in a block or a job: one a line, and
+    ``WIDOW_WEIGHT - 1`` more for each mention of a widow."""
+    return count + (WIDOW_WEIGHT - 1) * text.count(b"widow" if type(text) is bytes else "widow")
 
 
-def _first_lines(lines: bytes, room: int) -> tuple[bytes, bytes]:
+def _first_lines(lines: bytes, room: int) -> tuple[bytes, int, int, bytes]:
     """Whole lines split in two: the first some ``room`` of weight (all of them unless
-    they weigh over twice that), and the others."""
-    total = _weight(lines, lines.count(b"\n"))
+    they weigh over twice that) with their count and weight (``_weight``), and the
+    others."""
+    count = lines.count(b"\n")
+    total = _weight(lines, count)
     if total <= 2 * room:
-        return lines, b""
+        return lines, count, total, b""
     cut = lines.find(b"\n", len(lines) * room // total) + 1  # whole lines end in a newline
-    return lines[:cut], lines[cut:]
+    head = lines[:cut]
+    count = head.count(b"\n")
+    return head, count, _weight(head, count), lines[cut:]
 
 
 def _read(stream: BinaryIO, size: int) -> bytes:

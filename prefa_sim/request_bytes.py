@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from .cards import RANK_LETTERS, Strain
+from .engine.bits import popcount
 from .seats import opening_leader
 
 OK, H0, H1, H2, WIDOW, TRUMP, DEALER, DECLARER, LEADER, MASK = range(10)
@@ -140,15 +141,6 @@ def _seat_digit(buf, p, end):
             p + 1 >= end or not _ZERO <= buf[p + 1] <= _ZERO + 9):
         return buf[p] - _ZERO
     return -1
-
-
-@njit(cache=True)
-def _card_count(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -296,7 +288,7 @@ def _read_position(buf, seen, active, spans, values, ranks, strains, leaders, fi
             hand = _grouped_hand(buf, spans[s, 0], spans[s, 1], ranks)
             if hand < 0 or held & hand:
                 return False
-            count = _card_count(hand)
+            count = popcount(hand)
             if count < 1 or count > 10 or (size >= 0 and count != size):
                 return False
             size = count
@@ -305,7 +297,7 @@ def _read_position(buf, seen, active, spans, values, ranks, strains, leaders, fi
     widow = -1
     if seen >> _WIDOW & 1:
         widow = _grouped_hand(buf, spans[_WIDOW_SPAN, 0], spans[_WIDOW_SPAN, 1], ranks)
-        if widow < 0 or widow & held or size != 10 or _card_count(widow) != 2:
+        if widow < 0 or widow & held or size != 10 or popcount(widow) != 2:
             return False
     fields[i, OK] = 1
     fields[i, WIDOW] = widow

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
+from itertools import combinations, compress
 
 import numpy as np
 
@@ -44,6 +44,10 @@ from .engine.search import (
 from .position import Position, PositionError
 
 DEFAULT_TABLE_BITS = 15
+
+DISCARD_PAIRS = tuple(combinations(range(12), 2))
+"""The 66 discards as indices ``(i, j)``, ``i < j``, into a 12-card hand's cards in
+ascending order, in the kernel's order (``driver.widow_search``)."""
 
 _worker = threading.local()
 
@@ -223,10 +227,7 @@ def _discard_pairs(hand12: Bitboard) -> list[tuple[int, int]]:
     """The 66 discards of a 12-card hand, in the kernel's order: ``(i, j)``, ``i < j``,
     over the cards in ascending order."""
     cards = list(iter_cards(hand12))
-    return [(cards[i], cards[j]) for i, j in _PAIR_INDICES]
-
-
-_PAIR_INDICES = [(i, j) for i in range(12) for j in range(i + 1, 12)]
+    return [(cards[i], cards[j]) for i, j in DISCARD_PAIRS]
 
 
 def worker_solver() -> Solver:
