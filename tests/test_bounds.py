@@ -7,8 +7,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prefa_sim.cards import parse_hand
 from prefa_sim.engine.search import (
     control_tricks,
+    guarded_trick,
     quick_tricks,
     stopper_tricks,
     sure_trump_tricks,
@@ -16,7 +18,7 @@ from prefa_sim.engine.search import (
 )
 from prefa_sim.position import Position
 
-from .helpers import endings, reference_value, relocate_below
+from .helpers import ACTIVE_SETS, endings, random_position, reference_value, relocate_below
 
 
 def hands_array(pos: Position) -> np.ndarray:
@@ -46,7 +48,14 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
                   (*waiting_tricks(hands, defender, trump), False),
                   (stop_lower + trump_lower, rel_sl | rel_lower, True),
                   (stop_defence + trump_defence, rel_sd | rel_defence, False)]
+        found += [guarded(pos, defender, declarer, False), guarded(pos, declarer, defender, True)]
     return found
+
+
+def guarded(pos: Position, seat: int, other: int, for_declarer: bool) -> tuple[int, int, bool]:
+    """``guarded_trick`` of ``seat`` against ``other`` as a bound: 1 trick or none."""
+    rel = guarded_trick(pos.hand(seat), pos.hand(other), pos.leader == seat, int(pos.trump))
+    return (1 if rel else 0), rel, for_declarer
 
 
 @settings(max_examples=1500, deadline=None)
@@ -106,3 +115,42 @@ def test_waiting_tricks_hold_wherever_the_irrelevant_cards_lie(ending, seed):
     tricks, relevant = waiting_tricks(hands_array(pos), holder, int(pos.trump))
     assert tricks <= side_tricks(pos, holder)
     assert tricks <= side_tricks(relocate_below(pos, int(relevant), seed), holder)
+
+
+@st.composite
+def two_hand_endings(draw):
+    """Two-hand endings at a trick start, up to five tricks: the guarded trick is found in
+    about half of them."""
+    active = draw(st.sampled_from(ACTIVE_SETS[1:]))
+    return random_position(random.Random(draw(st.integers(0, 2**32 - 1))),
+                           draw(st.integers(2, 5)), active, draw(st.integers(0, 4)),
+                           draw(st.sampled_from(active)), draw(st.sampled_from(active)), 0)
+
+
+@settings(max_examples=600, deadline=None)
+@given(two_hand_endings(), st.integers(0, 2**32 - 1))
+def test_guarded_trick_is_taken_wherever_the_irrelevant_cards_lie(pos, seed):
+    for seat in pos.active:
+        other = next(s for s in pos.active if s != seat)
+        tricks, relevant, _ = guarded(pos, seat, other, seat == pos.declarer)
+        assert tricks <= side_tricks(pos, seat)
+        assert tricks <= side_tricks(relocate_below(pos, relevant, seed), seat)
+
+
+def test_guarded_trick_beats_a_declarer_who_needs_every_trick():
+    # No trumps, the declarer on lead with two spade and a club winners and the king of
+    # hearts: the defender keeps the queen guarded and takes the fifth trick.
+    declarer, defender = parse_hand("T9.9.-.KT"), parse_hand("87.-.-.Q98")
+    pos = Position((declarer, defender, 0), 4, 0, 0, (0, 1))
+    assert guarded_trick(defender, declarer, False, 4) == 1 << (8 * 3 + 3)  # the ten
+    assert reference_value(pos) == 4
+
+
+def test_no_guarded_trick_for_a_leader_holding_one_suit():
+    # On lead with nothing but diamonds, the defender must lead into the king and ten.
+    declarer, defender = parse_hand("-.-.KT.T"), parse_hand("-.-.J87.-")
+    pos = Position((declarer, defender, 0), 0, 1, 0, (0, 1))
+    assert reference_value(pos) == 3
+    assert guarded_trick(defender, declarer, True, 0) == 0
+    assert guarded_trick(defender, declarer, False, 0) != 0  # with the declarer on lead
+    assert reference_value(Position((declarer, defender, 0), 0, 0, 0, (0, 1))) == 2

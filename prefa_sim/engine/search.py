@@ -13,7 +13,8 @@ tree without call overhead:
   suits the other side holds are sure to take (alone, or added up where they
   are different tricks), the top cards of the side not on lead when no trumps
   are held (``waiting_tricks``: the declarer's, and with two hands the
-  defender's), then
+  defender's), with two hands, where one side needs every trick left, a trick
+  the other is sure of with a guarded top card (``guarded_trick``), then
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
@@ -523,6 +524,42 @@ def waiting_tricks(hands, seat, trump):
 
 
 @njit(cache=True, inline="always")
+def guarded_trick(mine, theirs, mine_leads, trump):
+    """A trick that ``mine`` is sure of against ``theirs``, with two hands: the card the
+    rule relies on (one bit), or 0 when it finds none.
+
+    Take a suit in which ``theirs`` holds ``a`` cards above ``mine``'s top card X and
+    at least one below it, and ``mine`` holds at least ``a + 1`` cards.  Suppose
+    ``theirs`` took every trick, leading each one.  ``mine`` keeps X: it plays its
+    other cards of the suit on the leads of the suit above X (at most ``a``), and on
+    other leads a card of another suit while it holds one.  Sooner or later
+    ``theirs`` leads its card below X, and X wins that trick.  X could only go
+    earlier on a lead above X with no other card of the suit left, and ``mine``
+    throws cards of the suit only once it holds nothing else: X would be its last
+    card, while ``theirs`` still holds the card it leads and the one below X.  So
+    ``mine`` takes a trick.  When ``mine`` is on lead, it first leads a card of
+    another suit than trumps, which ``theirs`` can only win with another card, so
+    the same holds.  The relevant card is the highest of ``theirs`` below X.  The
+    one trick decides a trick start only where a side needs every trick left.
+    """
+    n_mine = popcount(mine)
+    for s in range(4):
+        sh = 8 * s
+        m = (mine >> sh) & SUIT_BITS
+        o = (theirs >> sh) & SUIT_BITS
+        if m == 0 or o == 0:
+            continue
+        x = highest_bit(m)
+        below = o & ((1 << x) - 1)
+        if below == 0:
+            continue
+        n_m = popcount(m)
+        if n_m > popcount(o >> x) and (not mine_leads or (s != trump and n_mine > n_m)):
+            return np.int64(1) << (sh + highest_bit(below))
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
 def last_trick(hands, leader, trump, active):
     """Winner of the last trick, each active seat holding one card, and the winning card
     when it won by rank (else 0), as a mask."""
@@ -785,6 +822,20 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     if control > defence:
                         defence = control
                         rel_defence = rel_c
+                if nact == 2 and (t == r or t == 1) and lower < t and r - defence >= t:
+                    # One side needs every trick left: one sure trick of the other decides.
+                    if t == r:
+                        rel_g = guarded_trick(hands[defender], hands[declarer],
+                                              player == defender, trump)
+                        if rel_g:
+                            defence = 1
+                            rel_defence = rel_g
+                    else:
+                        rel_g = guarded_trick(hands[declarer], hands[defender],
+                                              player == declarer, trump)
+                        if rel_g:
+                            lower = 1
+                            rel_lower = rel_g
                 if lower < t and r - defence >= t:  # the bounds so far have not decided
                     q, rel_q, q_side, rel_side = quick_tricks(hands, player, trump)
                     own, rel_own = ((trump_lower, rel_tl) if player == declarer
