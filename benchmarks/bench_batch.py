@@ -1,6 +1,6 @@
 """`prefa solve --batch` against the solver kernel on the same positions, and its scaling.
 
-    python benchmarks/bench_batch.py [--seed 1] [--repeat 5] [--refdd PATH]
+    python benchmarks/bench_batch.py [--seed 1] [--repeat 5] [--refdd PATH] [--kind 2h ...]
 
 Three kinds of request, fixed-seed random deals (random trump, leader and declarer):
 3-hand deals, 2-hand deals (a random defender out of play) and widow cells (one strain,
@@ -30,6 +30,8 @@ kernel's and the one-worker command's speed printed as multiples of the yardstic
 A warm-up compiles (or loads) the kernels first: compile time is excluded.  Kernel and
 batch alternate, and every figure is the best of ``--repeat`` runs (this machine's speed
 varies by some 10% from run to run).  Every answer is checked against the kernel's.
+``--kind`` (repeatable: ``3h``, ``2h``, ``widow``) times only those kinds, on the same
+requests as a full run.
 """
 
 from __future__ import annotations
@@ -158,6 +160,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--refdd", help="path of a compiled refdd yardstick")
+    parser.add_argument("--kind", action="append", choices=sorted(WORKLOADS.values()),
+                        help="time only this kind (repeatable; default: all)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     warm = Solver()  # compile (or load) the kernels before anything is timed
@@ -172,7 +176,9 @@ def main() -> None:
     against = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind, n in KINDS.items():
-            lines, rows = make_requests(rng, kind, 2 * n)
+            lines, rows = make_requests(rng, kind, 2 * n)  # drawn alike when not timed
+            if args.kind and WORKLOADS[kind] not in args.kind:
+                continue
             data = [line.encode() for line in lines]
             key = "best_tricks" if kind == "widow cells" else "declarer_tricks"
             kernel = batch = float("inf")

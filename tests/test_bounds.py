@@ -54,7 +54,7 @@ def bounds(pos: Position) -> list[tuple[int, int, bool]]:
 
 def guarded(pos: Position, seat: int, other: int, for_declarer: bool) -> tuple[int, int, bool]:
     """``guarded_trick`` of ``seat`` against ``other`` as a bound: 1 trick or none."""
-    rel = guarded_trick(pos.hand(seat), pos.hand(other), pos.leader == seat, int(pos.trump))
+    rel = guarded_trick(pos.hand(seat), pos.hand(other), pos.leader == seat)
     return (1 if rel else 0), rel, for_declarer
 
 
@@ -142,7 +142,7 @@ def test_guarded_trick_beats_a_declarer_who_needs_every_trick():
     # hearts: the defender keeps the queen guarded and takes the fifth trick.
     declarer, defender = parse_hand("T9.9.-.KT"), parse_hand("87.-.-.Q98")
     pos = Position((declarer, defender, 0), 4, 0, 0, (0, 1))
-    assert guarded_trick(defender, declarer, False, 4) == 1 << (8 * 3 + 3)  # the ten
+    assert guarded_trick(defender, declarer, False) == 1 << (8 * 3 + 3)  # the ten
     assert reference_value(pos) == 4
 
 
@@ -151,6 +151,6 @@ def test_no_guarded_trick_for_a_leader_holding_one_suit():
     declarer, defender = parse_hand("-.-.KT.T"), parse_hand("-.-.J87.-")
     pos = Position((declarer, defender, 0), 0, 1, 0, (0, 1))
     assert reference_value(pos) == 3
-    assert guarded_trick(defender, declarer, True, 0) == 0
-    assert guarded_trick(defender, declarer, False, 0) != 0  # with the declarer on lead
+    assert guarded_trick(defender, declarer, True) == 0
+    assert guarded_trick(defender, declarer, False) != 0  # with the declarer on lead
     assert reference_value(Position((declarer, defender, 0), 0, 0, 0, (0, 1))) == 2

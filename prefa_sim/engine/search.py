@@ -524,7 +524,7 @@ def waiting_tricks(hands, seat, trump):
 
 
 @njit(cache=True, inline="always")
-def guarded_trick(mine, theirs, mine_leads, trump):
+def guarded_trick(mine, theirs, mine_leads):
     """A trick that ``mine`` is sure of against ``theirs``, with two hands: the card the
     rule relies on (one bit), or 0 when it finds none.
 
@@ -537,10 +537,18 @@ def guarded_trick(mine, theirs, mine_leads, trump):
     earlier on a lead above X with no other card of the suit left, and ``mine``
     throws cards of the suit only once it holds nothing else: X would be its last
     card, while ``theirs`` still holds the card it leads and the one below X.  So
-    ``mine`` takes a trick.  When ``mine`` is on lead, it first leads a card of
-    another suit than trumps, which ``theirs`` can only win with another card, so
-    the same holds.  The relevant card is the highest of ``theirs`` below X.  The
-    one trick decides a trick start only where a side needs every trick left.
+    ``mine`` takes a trick.
+
+    When ``mine`` is on lead, it first leads a card of another suit, which needs one.
+    ``theirs`` wins that trick with a card of another suit, and the above holds from
+    the next trick, or, the suit being trumps, by ruffing.  A ruff above X leaves the
+    terms as they were.  A ruff below X with ``theirs``'s last card below X leaves it
+    fewer trumps than ``mine``, all above X, and so more cards of the other suits:
+    ``mine`` follows its trump leads with trumps other than X, and at some lead of
+    another suit holds none of it and ruffs, which wins.
+
+    The relevant card is the highest of ``theirs`` below X.  One trick decides a trick
+    start only where the other side needs every trick left.
     """
     n_mine = popcount(mine)
     for s in range(4):
@@ -554,7 +562,7 @@ def guarded_trick(mine, theirs, mine_leads, trump):
         if below == 0:
             continue
         n_m = popcount(m)
-        if n_m > popcount(o >> x) and (not mine_leads or (s != trump and n_mine > n_m)):
+        if n_m > popcount(o >> x) and (not mine_leads or n_mine > n_m):
             return np.int64(1) << (sh + highest_bit(below))
     return np.int64(0)
 
@@ -826,13 +834,13 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                     # One side needs every trick left: one sure trick of the other decides.
                     if t == r:
                         rel_g = guarded_trick(hands[defender], hands[declarer],
-                                              player == defender, trump)
+                                              player == defender)
                         if rel_g:
                             defence = 1
                             rel_defence = rel_g
                     else:
                         rel_g = guarded_trick(hands[declarer], hands[defender],
-                                              player == declarer, trump)
+                                              player == declarer)
                         if rel_g:
                             lower = 1
                             rel_lower = rel_g
