@@ -48,9 +48,11 @@ from .request_bytes import (
     MASK,
     OK,
     STRAIN_SPELLINGS,
+    TRICKS_KEY,
     TRUMP,
     WIDOW,
-    scan_block,
+    plain_answers,
+    scan_block_bytes,
 )
 from .seats import SeatError, seat_of
 from .solver import DISCARD_PAIRS, Solver, worker_solver
@@ -244,11 +246,12 @@ def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
             for k, (i, j) in enumerate(DISCARD_PAIRS) if reaches[k]]
 
 
-def answer_block(block: list[tuple[int, bytes | str]], solver: Solver
+def answer_block(block: list[tuple[int, bytes | str]], solver: Solver,
+                 scanned: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                  ) -> list[tuple[bool, str]]:
     """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
-    order (``raw_blocks``)."""
-    out, requests = _read_block(block, solver)
+    order (``raw_blocks``); ``scanned``, the block's ``scan_block_bytes`` if already made."""
+    out, requests = _read_block(block, solver, scanned)
     _write_answers(out, requests, solver)
     return out
 
@@ -258,12 +261,16 @@ Row = list[int]
 ``MASK``)."""
 
 
-def _read_block(block: list[tuple[int, bytes | str]], solver: Solver
+def _read_block(block: list[tuple[int, bytes | str]], solver: Solver,
+                scanned: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> tuple[list[tuple[bool, str] | None], list[tuple[int, str, Row]]]:
     """The block's answers, None where a request is still to be solved; and those requests
     as ``(place in the answers, start of the answer, row)``.  The lines that the scan and
     ``quick_request`` do not read are answered one by one here."""
-    fields, starts = scan_block([_scannable(raw) for _, raw in block])
+    fields, echo, echo_ends = scanned or _scan(block)
+    text = echo.tobytes().decode("ascii")
+    bounds = echo_ends.tolist()
+    starts = [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
     scanned = fields.tolist()
     out: list[tuple[bool, str] | None] = []
     requests: list[tuple[int, str, Row]] = []
@@ -331,9 +338,27 @@ def _write_answers(out: list[tuple[bool, str] | None], requests: list[tuple[int,
         out[i] = True, start + "," + encode(tail)[1:]
 
 
-_TRICKS_TAIL = [f',"declarer_tricks":{t}}}' for t in range(11)]
+_TRICKS_TAIL = [f'{TRICKS_KEY}{t}}}' for t in range(11)]
 """The end of an answer of one strain without a widow, by the declarer's tricks: what
 ``encode`` writes for the field ``batch.answer`` gives such a request."""
+
+_PLAIN_COLUMNS = [H0, H1, H2, TRUMP, LEADER, DECLARER, MASK]
+"""The columns of ``scan_block_bytes``'s fields that make a row of ``Solver.solve_deals``."""
+
+
+def _scan(block: list[tuple[int, bytes | str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return scan_block_bytes([_scannable(raw) for _, raw in block])
+
+
+def _one_pass_text(fields: np.ndarray, echo: np.ndarray, echo_ends: np.ndarray, solver: Solver
+                ) -> str | None:
+    """The answers of a block whose every line the scan read as a request of one strain
+    without a widow (the commonest batch), written in one pass; None for any other block."""
+    if not (fields.shape[0] and fields[:, OK].all() and (fields[:, WIDOW] < 0).all()
+            and (fields[:, TRUMP] >= 0).all()):
+        return None
+    tricks = solver.solve_deals(np.ascontiguousarray(fields[:, _PLAIN_COLUMNS]))
+    return plain_answers(echo, echo_ends, tricks).tobytes().decode("ascii")
 
 _ALL = tuple(int(s) for s in ALL_STRAINS)
 
@@ -374,7 +399,11 @@ def _answer_start(obj: dict, r: Quick) -> str | None:
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
     """A block's answers as text, a line each, and how many of them are errors."""
-    answers = answer_block(block, solver)
+    scanned = _scan(block)
+    plain = _one_pass_text(*scanned, solver)
+    if plain is not None:
+        return 0, plain
+    answers = answer_block(block, solver, scanned)
     return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
 
 

@@ -69,7 +69,7 @@ the request has is written back no longer than it was, and the closing brace is 
 # Bytes of JSON text.
 _QUOTE, _BACKSLASH, _COMMA, _COLON = 34, 92, 44, 58
 _OPEN_LIST, _CLOSE_LIST, _OPEN_OBJECT, _CLOSE_OBJECT = 91, 93, 123, 125
-_ZERO, _DOT, _DASH = 48, 46, 45
+_ZERO, _DOT, _DASH, _NEWLINE = 48, 46, 45, 10
 
 
 def _tables() -> tuple[np.ndarray, ...]:
@@ -96,6 +96,16 @@ def scan_block(lines: list[bytes]) -> tuple[np.ndarray, list[str]]:
     """The fields of each line and the start of each qualifying line's answer ("" for the
     others).  ``fields[i, OK]`` is 1 when line ``i`` qualifies; the other columns of a line
     that does not are meaningless."""
+    fields, echo, echo_ends = scan_block_bytes(lines)
+    text = echo.tobytes().decode("ascii")
+    bounds = echo_ends.tolist()
+    return fields, [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+
+
+def scan_block_bytes(lines: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``scan_block`` with the answers' starts as one array of ASCII bytes, line ``i``'s
+    ending at ``echo_ends[i]`` (where line ``i - 1``'s ends, for one that does not
+    qualify)."""
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     ends = np.cumsum(lengths)
     joined = b"".join(lines)
@@ -104,9 +114,39 @@ def scan_block(lines: list[bytes]) -> tuple[np.ndarray, list[str]]:
     echo_ends = np.zeros(len(lines), dtype=np.int64)
     scan_requests(np.frombuffer(joined, dtype=np.uint8), ends - lengths, ends, _NAMES,
                   _NAME_LENGTHS, _RANKS, _STRAINS, LEADERS, fields, echo, echo_ends)
-    text = echo[:echo_ends[-1] if len(lines) else 0].tobytes().decode("ascii")
-    bounds = echo_ends.tolist()
-    return fields, [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+    return fields, echo[:echo_ends[-1] if len(lines) else 0], echo_ends
+
+
+TRICKS_KEY = ',"declarer_tricks":'
+"""What an answer of one strain without a widow adds before the declarer's tricks."""
+_TRICKS_KEY = np.frombuffer(TRICKS_KEY.encode(), dtype=np.uint8)
+
+
+@njit(cache=True)
+def plain_answers(echo, echo_ends, tricks):
+    """The answer lines of a block of qualifying one-strain requests without a widow: each
+    answer's start (``scan_block_bytes``), its declarer's tricks and a newline, as bytes."""
+    n = echo_ends.shape[0]
+    out = np.empty(echo.shape[0] + n * (_TRICKS_KEY.shape[0] + 4), dtype=np.uint8)
+    q = 0
+    start = 0
+    for i in range(n):
+        for p in range(start, echo_ends[i]):
+            out[q] = echo[p]
+            q += 1
+        start = echo_ends[i]
+        for p in range(_TRICKS_KEY.shape[0]):
+            out[q] = _TRICKS_KEY[p]
+            q += 1
+        t = tricks[i]
+        if t >= 10:
+            out[q] = _ZERO + t // 10
+            q += 1
+        out[q] = _ZERO + t % 10
+        out[q + 1] = _CLOSE_OBJECT
+        out[q + 2] = _NEWLINE
+        q += 3
+    return out[:q]
 
 
 @njit(cache=True)

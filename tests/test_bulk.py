@@ -22,6 +22,7 @@ from prefa_sim.bulk import (
 )
 from prefa_sim.cards import format_cards, format_hand
 from prefa_sim.jsonl import InputError, answer_line, numbered_lines
+from prefa_sim.request_bytes import OK, TRUMP, WIDOW, scan_block_bytes
 from prefa_sim.solver import Solver
 
 from .helpers import random_deal
@@ -182,6 +183,41 @@ def test_a_line_longer_than_any_read_is_one_line_and_nothing_ready_is_an_input_e
     assert [line for _, job in jobs for line in job_lines(job)] == list(io.BytesIO(data))
     with pytest.raises(InputError, match="nothing ready"):
         list(byte_jobs(ShortReads(data, 1, nothing_ready=True)))
+
+
+def plain(line: bytes) -> bool:
+    """Does the scan read ``line`` as a request of one strain without a widow?"""
+    fields = scan_block_bytes([line])[0][0]
+    return bool(fields[OK]) and fields[WIDOW] < 0 and fields[TRUMP] >= 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300))
+def test_blocks_of_plain_requests_are_written_as_line_by_line(seed, count):
+    """Blocks of one-strain requests without a widow, the commonest batch, are written in
+    one pass (``bulk._one_pass_text``): the same text as line by line, ten tricks included."""
+    rng = random.Random(seed)
+    lines = [json.dumps({"hands": ["AKQJT.AKQJT.-.-", "98.98.AKQJ.T9", "7.7.T987.AKQJ"],
+                         "trump": "NT", "declarer": 0, "leader": 0}).encode()]
+    while len(lines) < count:
+        line = json.dumps(random_request(rng)).encode()
+        if plain(line):
+            lines.insert(rng.randrange(len(lines) + 1), line)
+    text = "".join(text for _, text in solve_text(lines, workers=1))
+    expected = one_by_one(lines)
+    assert all(ok for ok, _ in expected)
+    assert text == "".join(answer + "\n" for _, answer in expected)
+    assert '"declarer_tricks":10}' in text
+
+
+@pytest.mark.parametrize("extra", [{"widow": "AK.-.-.-"}, {"trump": None}])
+def test_blocks_of_widow_or_all_strain_requests_are_not_written_as_plain_ones(extra):
+    hands = ["QJT9.87.AKQ.8", "87.AKQJ.-.AKQ7", "-.T9.JT987.JT9"]
+    request = {"hands": hands, "trump": "S", "declarer": 0, **extra}
+    lines = [json.dumps({k: v for k, v in request.items() if v is not None}).encode()] * 3
+    text = "".join(text for _, text in solve_text(lines, workers=1))
+    assert text == "".join(answer + "\n" for _, answer in one_by_one(lines))
+    assert "best_tricks" in text if "widow" in extra else '"strains"' in text
 
 
 def test_workers_reading_a_stream_answer_as_one_process_reading_lines():
