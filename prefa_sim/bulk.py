@@ -5,10 +5,12 @@ The commonest lines (suit-grouped hands, seat numbers) are read straight from th
 by ``request_bytes``, a block at a time.  The other common requests (hands as card tokens
 such as ``AS``, seats as roles, fields of one's own) are decoded and read here by
 ``quick_request``: their hands through lookup tables, their checks the few the solver
-needs.  Every position (or widow cell) of a block then goes to the solver at once.  Any
-other line (card values, a line of play, a trick in progress, other spellings, and every
-line with a mistake) is answered by ``batch.answer`` exactly as when lines are solved one
-by one, so the answers and the error messages do not depend on the path a line takes.
+needs.  Every position (or widow cell) of a block then goes to the solver at once; a
+block of nothing but scanned one-strain requests without a widow has its answers written
+as bytes in one pass (``request_bytes.plain_answers``).  Any other line (card values, a
+line of play, a trick in progress, other spellings, and every line with a mistake) is
+answered by ``batch.answer`` exactly as when lines are solved one by one, so the answers
+and the error messages do not depend on the path a line takes.
 With worker processes, the main process reads a file in bulk and hands each worker whole
 lines as bytes, some ``BLOCKS_PER_JOB`` blocks' worth at a time (``byte_jobs``); the worker
 splits them.
@@ -247,11 +249,11 @@ def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
 
 
 def answer_block(block: list[tuple[int, bytes | str]], solver: Solver,
-                 scanned: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                 scan: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                  ) -> list[tuple[bool, str]]:
     """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
-    order (``raw_blocks``); ``scanned``, the block's ``scan_block_bytes`` if already made."""
-    out, requests = _read_block(block, solver, scanned)
+    order (``raw_blocks``); ``scan``, the block's ``scan_block_bytes`` if already made."""
+    out, requests = _read_block(block, solver, scan)
     _write_answers(out, requests, solver)
     return out
 
@@ -262,12 +264,12 @@ Row = list[int]
 
 
 def _read_block(block: list[tuple[int, bytes | str]], solver: Solver,
-                scanned: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                scan: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> tuple[list[tuple[bool, str] | None], list[tuple[int, str, Row]]]:
     """The block's answers, None where a request is still to be solved; and those requests
     as ``(place in the answers, start of the answer, row)``.  The lines that the scan and
     ``quick_request`` do not read are answered one by one here."""
-    fields, echo, echo_ends = scanned or _scan(block)
+    fields, echo, echo_ends = scan or _scan(block)
     text = echo.tobytes().decode("ascii")
     bounds = echo_ends.tolist()
     starts = [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
@@ -350,8 +352,8 @@ def _scan(block: list[tuple[int, bytes | str]]) -> tuple[np.ndarray, np.ndarray,
     return scan_block_bytes([_scannable(raw) for _, raw in block])
 
 
-def _one_pass_text(fields: np.ndarray, echo: np.ndarray, echo_ends: np.ndarray, solver: Solver
-                ) -> str | None:
+def _one_pass_text(fields: np.ndarray, echo: np.ndarray, echo_ends: np.ndarray,
+                   solver: Solver) -> str | None:
     """The answers of a block whose every line the scan read as a request of one strain
     without a widow (the commonest batch), written in one pass; None for any other block."""
     if not (fields.shape[0] and fields[:, OK].all() and (fields[:, WIDOW] < 0).all()
@@ -359,6 +361,7 @@ def _one_pass_text(fields: np.ndarray, echo: np.ndarray, echo_ends: np.ndarray, 
         return None
     tricks = solver.solve_deals(np.ascontiguousarray(fields[:, _PLAIN_COLUMNS]))
     return plain_answers(echo, echo_ends, tricks).tobytes().decode("ascii")
+
 
 _ALL = tuple(int(s) for s in ALL_STRAINS)
 
@@ -399,11 +402,11 @@ def _answer_start(obj: dict, r: Quick) -> str | None:
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
     """A block's answers as text, a line each, and how many of them are errors."""
-    scanned = _scan(block)
-    plain = _one_pass_text(*scanned, solver)
+    scan = _scan(block)
+    plain = _one_pass_text(*scan, solver)
     if plain is not None:
         return 0, plain
-    answers = answer_block(block, solver, scanned)
+    answers = answer_block(block, solver, scan)
     return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
 
 
