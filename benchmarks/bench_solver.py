@@ -13,6 +13,8 @@ The table is cleared before every deal and every cell, so no deal profits from
 another; "one table for the batch" repeats the 3-hand run without clearing.
 Each workload runs ``--repeat`` times and the best time counts, for our solver
 and the yardstick alike, alternating, so that both see the same machine.
+``nodes/solve`` is the search's nodes per deal or cell: the same in every run, so
+it shows a change to the search where the time is lost in the machine's noise.
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the same deals are
 also solved by it in the same run, the widow cells as all 66 discards each,
@@ -31,6 +33,7 @@ from itertools import combinations
 import numpy as np
 
 from prefa_sim.cards import iter_cards
+from prefa_sim.engine.search import STAT_NODES
 from prefa_sim.solver import Solver
 
 
@@ -81,19 +84,24 @@ def run_refdd(path: str, text: str) -> tuple[np.ndarray, float]:
     return np.array(done.stdout.split(), dtype=np.int64), seconds
 
 
-def time_deals(solver: Solver, deals: np.ndarray, fresh: bool) -> tuple[np.ndarray, float]:
+def time_deals(solver: Solver, deals: np.ndarray, fresh: bool
+               ) -> tuple[np.ndarray, float, int]:
+    """Answers, seconds and search nodes of solving ``deals``."""
+    nodes = int(solver.stats[STAT_NODES])
     start = time.perf_counter()
     out = solver.solve_deals(deals, fresh_table=fresh)
-    return out, time.perf_counter() - start
+    return out, time.perf_counter() - start, int(solver.stats[STAT_NODES]) - nodes
 
 
-def time_cells(solver: Solver, cells) -> tuple[list[int], float]:
+def time_cells(solver: Solver, cells) -> tuple[list[int], float, int]:
+    """Best tricks, seconds and search nodes of solving widow ``cells``."""
     results = []
+    nodes = int(solver.stats[STAT_NODES])
     start = time.perf_counter()
     for hands, widow, trump, leader, declarer in cells:
         solver.clear()
         results.append(solver.solve_widow(hands, widow, trump, leader, declarer).best_tricks)
-    return results, time.perf_counter() - start
+    return results, time.perf_counter() - start, int(solver.stats[STAT_NODES]) - nodes
 
 
 def cells_as_discards(cells) -> tuple[str, list[int]]:
@@ -143,7 +151,7 @@ def main() -> int:
     print(f"prefa-sim solver benchmark, seed {args.seed}, one core, JIT compile excluded, "
           f"best of {args.repeat} runs (ours and refdd alternating)")
     print(f"{'workload':<34}{'count':>7}{'solves/s':>11}{'ms/solve':>10}{'refdd ms':>10}"
-          f"{'ratio':>8}")
+          f"{'ratio':>8}{'nodes/solve':>13}")
     workloads = [
         ("3 hands, table cleared per deal", len(three),
          lambda: time_deals(solver, three, fresh=True), three),
@@ -158,7 +166,7 @@ def main() -> int:
         seconds = ref_s = float("inf")
         answers = None
         for _ in range(args.repeat):
-            answers, t = run()
+            answers, t, nodes = run()
             seconds = min(seconds, t)
             if args.refdd and yardstick is not None:
                 mismatches, t = compare_with_refdd(args.refdd, yardstick, cells, answers)
@@ -169,7 +177,7 @@ def main() -> int:
         ref_ms = f"{1000 * ref_s / count:.3f}" if ref_s < float("inf") else ""
         ratio = f"{ref_s / seconds:.1f}x" if ref_s < float("inf") else ""
         print(f"{name:<34}{count:>7}{count / seconds:>11.0f}{1000 * seconds / count:>10.3f}"
-              f"{ref_ms:>10}{ratio:>8}")
+              f"{ref_ms:>10}{ratio:>8}{nodes / count:>13.1f}")
     return status
 
 
