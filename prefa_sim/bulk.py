@@ -53,6 +53,7 @@ from .request_bytes import (
     TRICKS_KEY,
     TRUMP,
     WIDOW,
+    answer_starts,
     plain_answers,
     scan_block_bytes,
 )
@@ -270,9 +271,7 @@ def _read_block(block: list[tuple[int, bytes | str]], solver: Solver,
     as ``(place in the answers, start of the answer, row)``.  The lines that the scan and
     ``quick_request`` do not read are answered one by one here."""
     fields, echo, echo_ends = scan or _scan(block)
-    text = echo.tobytes().decode("ascii")
-    bounds = echo_ends.tolist()
-    starts = [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+    starts = answer_starts(echo, echo_ends)
     scanned = fields.tolist()
     out: list[tuple[bool, str] | None] = []
     requests: list[tuple[int, str, Row]] = []

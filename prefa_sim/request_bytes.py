@@ -97,9 +97,14 @@ def scan_block(lines: list[bytes]) -> tuple[np.ndarray, list[str]]:
     others).  ``fields[i, OK]`` is 1 when line ``i`` qualifies; the other columns of a line
     that does not are meaningless."""
     fields, echo, echo_ends = scan_block_bytes(lines)
+    return fields, answer_starts(echo, echo_ends)
+
+
+def answer_starts(echo: np.ndarray, echo_ends: np.ndarray) -> list[str]:
+    """The answers' starts that ``scan_block_bytes`` wrote, one string a line."""
     text = echo.tobytes().decode("ascii")
     bounds = echo_ends.tolist()
-    return fields, [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+    return [text[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
 
 
 def scan_block_bytes(lines: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
