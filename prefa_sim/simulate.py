@@ -406,9 +406,10 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
     recorded = read_manifest(out_dir) if out_dir.exists() and not force else None
     if recorded is not None:
         if not resume:
-            done = len(written_chunks(out_dir, recorded))
-            state = "a finished" if done == recorded.chunks else "an unfinished"
-            raise RunError(f"{out_dir} holds {state} run; use --resume to finish it or "
+            if len(written_chunks(out_dir, recorded)) == recorded.chunks:
+                raise RunError(f"{out_dir} holds a finished run; use --force to replace it, or "
+                               "-o to write to another folder")
+            raise RunError(f"{out_dir} holds an unfinished run; use --resume to finish it or "
                            "--force to start again")
         if recorded != config:
             raise RunError(f"{out_dir} holds a run with other settings; --resume takes them "

@@ -25,7 +25,7 @@ def test_simulate_show_and_refuse_to_overwrite(tmp_path):
     rate = (data.loc[data.strain == "H", "tricks_both"] >= 6).mean()
     assert f"{100 * rate:.1f}%" in result.stdout
     again = run(*args)
-    assert again.exit_code == 1 and "--resume" in again.output
+    assert again.exit_code == 1 and "finished run; use --force" in again.output
     shown = run("show", str(out), "-n", "1")
     assert shown.exit_code == 0 and shown.output.startswith("deal 0 (dealer seat 2)")
     assert len(shown.output.splitlines()) == 1 + 3 + 1 + 1 + 2

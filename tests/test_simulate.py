@@ -49,7 +49,7 @@ def test_resume_after_a_lost_chunk_and_no_silent_overwrite(tmp_path):
         simulate(CONFIG, out)
     pd.testing.assert_frame_equal(read(simulate(CONFIG, out, resume=True)), full)
     assert not list(out.glob(".*.tmp*"))
-    with pytest.raises(RunError, match="finished run"):
+    with pytest.raises(RunError, match="finished run; use --force to replace it, or -o"):
         simulate(CONFIG, out)
     with pytest.raises(RunError, match="other settings"):
         simulate(RunConfig(**{**CONFIG.to_json(), "deals": 8}), out, resume=True)

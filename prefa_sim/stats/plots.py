@@ -277,6 +277,9 @@ def save(fig, out: str | Path) -> Path:
     if out.suffix.lower() not in (".png", ".svg"):
         plt.close(fig)
         raise ValueError(f"{out}: a figure is written as .png or .svg")
+    if not out.parent.is_dir():
+        plt.close(fig)
+        raise ValueError(f"{out}: the folder {out.parent} does not exist")
     fig.savefig(out, dpi=150)
     plt.close(fig)
     return out
