@@ -62,12 +62,11 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
     """
     if scheduler and not out_dir:
         raise click.UsageError("--scheduler needs --out: a folder the Dask workers share")
-    if plot_file and Path(plot_file).suffix.lower() not in (".png", ".svg"):
-        raise click.BadParameter(f"{plot_file}: a figure is written as .png or .svg",
-                                 param_hint="--plot")
-    if plot_file and not Path(plot_file).parent.is_dir():
-        raise click.BadParameter(f"the folder {Path(plot_file).parent} does not exist",
-                                 param_hint="--plot")
+    if plot_file:
+        from prefa_sim.stats.plots import figure_path_problem
+
+        if problem := figure_path_problem(plot_file):
+            raise click.BadParameter(problem, param_hint="--plot")
     try:
         mask = parse_hand(hand)
         widow_text = " ".join(widow) if widow else None

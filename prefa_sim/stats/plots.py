@@ -271,15 +271,24 @@ def _player_label(name: str, width: int = 14) -> str:
     return "\n".join(lines)
 
 
+def figure_path_problem(out: str | Path) -> str | None:
+    """Why a figure cannot be written to ``out`` (not .png or .svg, no such folder), or
+    None; a command can ask before a long run instead of after it."""
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".svg"):
+        return f"{out}: a figure is written as .png or .svg"
+    if not out.parent.is_dir():
+        return f"{out}: the folder {out.parent} does not exist"
+    return None
+
+
 def save(fig, out: str | Path) -> Path:
     """Write a figure (PNG or SVG by the file's ending) and close it."""
     out = Path(out)
-    if out.suffix.lower() not in (".png", ".svg"):
+    problem = figure_path_problem(out)
+    if problem:
         plt.close(fig)
-        raise ValueError(f"{out}: a figure is written as .png or .svg")
-    if not out.parent.is_dir():
-        plt.close(fig)
-        raise ValueError(f"{out}: the folder {out.parent} does not exist")
+        raise ValueError(problem)
     fig.savefig(out, dpi=150)
     plt.close(fig)
     return out
