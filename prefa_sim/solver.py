@@ -30,6 +30,8 @@ from .cards import (
 )
 from .contracts import LADDER, Contract, best_contract
 from .engine import driver
+from .engine.endgame import EMPTY_ENDGAME
+from .engine.endgame_build import endgame_table
 from .engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 from .engine.search import (
     CTX_SIZE,
@@ -66,9 +68,14 @@ class WidowResult:
 
 
 class Solver:
-    """Double-dummy solver with its own transposition table of ``2**table_bits`` entries."""
+    """Double-dummy solver with its own transposition table of ``2**table_bits`` entries.
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+    With ``endgame`` (the default) 2-hand positions of up to five tricks are read from
+    the 2-hand endgame table (``prefa_sim.engine.endgame``) instead of searched; the
+    answers are the same either way.
+    """
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *, endgame: bool = True) -> None:
         if not 10 <= table_bits <= 28:
             raise ValueError("table_bits must be between 10 and 28")
         self.table = np.zeros(((1 << table_bits) // WAYS, TABLE_COLUMNS), dtype=np.int64)
@@ -76,6 +83,7 @@ class Solver:
         self._moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
         self._generation = 1
+        self._endgame = endgame
 
     # -- table management ----------------------------------------------------------
     def clear(self) -> None:
@@ -90,9 +98,12 @@ class Solver:
         ctx[:] = (int(trump), declarer, active_mask, bin(active_mask).count("1"), self._generation)
         return ctx
 
-    def _kernel_args(self):
-        return (self.table, RELATIVE_RANKS, EQUAL_CARD_REPRESENTATIVES, self._work, self._moves,
-                self.stats)
+    def _kernel_args(self, two_hands: bool):
+        """The kernels' common arguments; the 2-hand endgame table (built once per process,
+        on first use) only when some position to solve has two hands in play."""
+        endgame = endgame_table() if two_hands and self._endgame else EMPTY_ENDGAME
+        return (self.table, RELATIVE_RANKS, EQUAL_CARD_REPRESENTATIVES, endgame, self._work,
+                self._moves, self.stats)
 
     @staticmethod
     def _hands_array(position: Position) -> np.ndarray:
@@ -110,7 +121,7 @@ class Solver:
         ctx = self._context(position.trump, position.declarer, position.active_mask)
         return int(driver.solve_position(
             self._hands_array(position), self._trick_array(position), len(position.trick),
-            position.leader, 0, ctx, *self._kernel_args()))
+            position.leader, 0, ctx, *self._kernel_args(len(position.active) == 2)))
 
     def solve_deals(self, deals: np.ndarray, *, fresh_table: bool = False) -> np.ndarray:
         """Solve many positions at a trick start in one kernel call.
@@ -126,7 +137,8 @@ class Solver:
             self.table[:] = 0
             self._generation = 1
         ctx = self._context(0, 0, 7)
-        driver.solve_many(deals, ctx, *self._kernel_args(), out, fresh_table)
+        two_hands = bool(np.any(deals[:, 6] != 7))
+        driver.solve_many(deals, ctx, *self._kernel_args(two_hands), out, fresh_table)
         if fresh_table:
             self._generation += len(deals)
         return out
@@ -138,8 +150,8 @@ class Solver:
         out = np.zeros(len(cards), dtype=np.int64)
         ctx = self._context(position.trump, position.declarer, position.active_mask)
         driver.card_values(self._hands_array(position), self._trick_array(position),
-                           len(position.trick), position.leader, ctx, *self._kernel_args(),
-                           cards, out)
+                           len(position.trick), position.leader, ctx,
+                           *self._kernel_args(len(position.active) == 2), cards, out)
         return {int(c): int(v) for c, v in zip(cards, out, strict=True)}
 
     def play_line(self, position: Position) -> list[tuple[int, int]]:
@@ -174,7 +186,8 @@ class Solver:
                               dtype=np.int64)
         ctx = self._context(trump, declarer, sum(1 << s for s in active))
         reaches = np.zeros(66, dtype=np.int64)
-        best = driver.widow_search(work_hands, hand12, leader, ctx, *self._kernel_args(), reaches)
+        best = driver.widow_search(work_hands, hand12, leader, ctx,
+                                   *self._kernel_args(len(set(active)) == 2), reaches)
         pairs = _discard_pairs(hand12)
         discards = tuple(pairs[k] for k in np.flatnonzero(reaches))
         return WidowResult(Strain(trump), int(best), discards)
@@ -191,7 +204,9 @@ class Solver:
         cells = np.ascontiguousarray(cells, dtype=np.int64)
         best = np.zeros(len(cells), dtype=np.int64)
         reaches = np.zeros((len(cells), 66), dtype=np.int64)
-        driver.widow_many(cells, self._context(0, 0, 7), *self._kernel_args(), best, reaches)
+        two_hands = bool(np.any(cells[:, 7] != 7))
+        driver.widow_many(cells, self._context(0, 0, 7), *self._kernel_args(two_hands), best,
+                          reaches)
         return best, reaches
 
     def widow_results(self, hands: Sequence[Bitboard], widow: Bitboard,

@@ -1,9 +1,10 @@
 """Kernels built on the zero-window search: exact values, per-card values, widow search.
 
 All take the transposition ``table``, the lookup tables (``rel_tab``,
-``eq_tab``) and scratch arrays (``work``, ``moves``, ``stats``) that the Python
-front end (``prefa_sim.solver.Solver``) creates once.  Hands are ``int64[3]``
-card masks; a seat out of play holds 0.
+``eq_tab``), the 2-hand endgame table (``endgame``, ``endgame.EMPTY_ENDGAME`` for
+none) and scratch arrays (``work``, ``moves``, ``stats``) that the Python front end
+(``prefa_sim.solver.Solver``) creates once.  Hands are ``int64[3]`` card masks; a
+seat out of play holds 0.
 """
 
 import numpy as np
@@ -88,7 +89,8 @@ def estimate_tricks(hands, declarer, leader, trump, active):
 
 
 @njit(cache=True)
-def exact_value(hands, n_trick, lo, hi, guess, ctx, table, rel_tab, eq_tab, work, moves, stats):
+def exact_value(hands, n_trick, lo, hi, guess, ctx, table, rel_tab, eq_tab, endgame, work,
+                moves, stats):
     """The declarer's tricks from the position set up in ``work`` (``lo <= value <= hi``).
 
     Zero-window tests step from ``guess`` towards the answer (MTD(f)); the
@@ -98,7 +100,7 @@ def exact_value(hands, n_trick, lo, hi, guess, ctx, table, rel_tab, eq_tab, work
     target = min(max(guess, lo + 1), hi)
     while lo < hi:
         stats[STAT_SEARCHES] += 1
-        if search(hands, n_trick, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
+        if search(hands, n_trick, target, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats):
             lo = target
             target += 1
         else:
@@ -109,7 +111,7 @@ def exact_value(hands, n_trick, lo, hi, guess, ctx, table, rel_tab, eq_tab, work
 
 @njit(cache=True)
 def solve_position(hands, trick_cards, n_trick, trick_leader, declarer_won, ctx,
-                   table, rel_tab, eq_tab, work, moves, stats):
+                   table, rel_tab, eq_tab, endgame, work, moves, stats):
     """Exact declarer tricks from a position, counting ``declarer_won`` tricks already taken.
 
     Returns ``declarer_won`` plus the tricks the declarer takes from here on
@@ -121,7 +123,7 @@ def solve_position(hands, trick_cards, n_trick, trick_leader, declarer_won, ctx,
                             ctx[CTX_ACTIVE])
     guess = guess * remaining // 10
     value = exact_value(hands, n_trick, 0, remaining, guess, ctx, table,
-                        rel_tab, eq_tab, work, moves, stats)
+                        rel_tab, eq_tab, endgame, work, moves, stats)
     return declarer_won + value
 
 
@@ -140,7 +142,7 @@ def trick_winner(trick_cards, n, trick_leader, trump, active):
 
 
 @njit(cache=True)
-def card_values(hands, trick_cards, n_trick, trick_leader, ctx, table, rel_tab, eq_tab,
+def card_values(hands, trick_cards, n_trick, trick_leader, ctx, table, rel_tab, eq_tab, endgame,
                 work, moves, stats, cards, out):
     """For each card in ``cards`` (the mover's legal cards), the declarer's tricks
     from the current trick on after that card is played, with best play after it."""
@@ -158,10 +160,10 @@ def card_values(hands, trick_cards, n_trick, trick_leader, ctx, table, rel_tab, 
             winner = trick_winner(trick_cards, nact, trick_leader, ctx[CTX_TRUMP], active)
             won = 1 if winner == ctx[CTX_DECLARER] else 0
             out[k] = solve_position(hands, after, 0, winner, won, ctx, table, rel_tab,
-                                    eq_tab, work, moves, stats)
+                                    eq_tab, endgame, work, moves, stats)
         else:
             out[k] = solve_position(hands, trick_cards, n_trick + 1, trick_leader, 0, ctx,
-                                    table, rel_tab, eq_tab, work, moves, stats)
+                                    table, rel_tab, eq_tab, endgame, work, moves, stats)
         hands[mover] ^= np.int64(1) << c
 
 
@@ -182,7 +184,7 @@ def _run_ids(hand12, in_play, cards):
 
 
 @njit(cache=True)
-def widow_search(hands, hand12, leader, ctx, table, rel_tab, eq_tab, work, moves, stats,
+def widow_search(hands, hand12, leader, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats,
                  pair_reaches):
     """Best declarer tricks over all discards of two cards from ``hand12``.
 
@@ -255,17 +257,17 @@ def widow_search(hands, hand12, leader, ctx, table, rel_tab, eq_tab, work, moves
         setup_trick(cards, 0, leader, ctx, work)
         if best < 0:
             guess = estimate_tricks(hands, declarer, leader, ctx[CTX_TRUMP], active)
-            best = exact_value(hands, 0, 0, tricks, guess, ctx, table, rel_tab, eq_tab,
+            best = exact_value(hands, 0, 0, tricks, guess, ctx, table, rel_tab, eq_tab, endgame,
                                work, moves, stats)
             reaches[c] = 1
             continue
-        if best > 0 and not search(hands, 0, best, ctx, table, rel_tab, eq_tab, work, moves,
-                                   stats):
+        if best > 0 and not search(hands, 0, best, ctx, table, rel_tab, eq_tab, endgame, work,
+                                   moves, stats):
             continue
-        if best < tricks and search(hands, 0, best + 1, ctx, table, rel_tab, eq_tab, work,
-                                    moves, stats):
+        if best < tricks and search(hands, 0, best + 1, ctx, table, rel_tab, eq_tab, endgame,
+                                    work, moves, stats):
             best = exact_value(hands, 0, best + 1, tricks, best + 2, ctx, table, rel_tab,
-                               eq_tab, work, moves, stats)
+                               eq_tab, endgame, work, moves, stats)
             reaches[:] = 0
         reaches[c] = 1
     hands[declarer] = 0
@@ -286,7 +288,7 @@ def discard_score(hands, declarer, leader, trump, active):
 
 
 @njit(cache=True)
-def solve_many(deals, ctx, table, rel_tab, eq_tab, work, moves, stats, out, fresh_table):
+def solve_many(deals, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, out, fresh_table):
     """Solve positions at a trick start: ``deals[i] = [h0, h1, h2, trump, leader, declarer,
     active_mask]``, hands of seats out of play ignored.
 
@@ -307,11 +309,11 @@ def solve_many(deals, ctx, table, rel_tab, eq_tab, work, moves, stats, out, fres
         if fresh_table:
             row[CTX_GENERATION] = (ctx[CTX_GENERATION] + i) & GENERATION_MASK
         out[i] = solve_position(hands, trick, 0, deals[i, 4], 0, row, table, rel_tab, eq_tab,
-                                work, moves, stats)
+                                endgame, work, moves, stats)
 
 
 @njit(cache=True)
-def widow_many(cells, ctx, table, rel_tab, eq_tab, work, moves, stats, best, reaches):
+def widow_many(cells, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, best, reaches):
     """``widow_search`` over many cells in one call: ``cells[i] = [h0, h1, h2, hand12,
     trump, leader, declarer, active_mask]`` (the declarer's own entry and the hands of
     seats out of play ignored); ``best[i]`` the best tricks, ``reaches[i]`` the 66 pairs'
@@ -328,4 +330,4 @@ def widow_many(cells, ctx, table, rel_tab, eq_tab, work, moves, stats, best, rea
         row[CTX_ACTIVE] = active
         row[CTX_N_ACTIVE] = popcount(active)
         best[i] = widow_search(hands, cells[i, 3], cells[i, 5], row, table, rel_tab, eq_tab,
-                               work, moves, stats, reaches[i])
+                               endgame, work, moves, stats, reaches[i])

@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount, prefetch
+from .endgame import endgame_lookup
 from .lookup import RANK_CARDS, RELATIVE_RANKS, TRUMP_TRICKS
 from .suits import (
     ALL_SUITS,
@@ -121,6 +122,7 @@ _MOVE_SHIFT = 30  # 1 valid bit, 2 suit bits, 3 relative-rank bits of the lead t
 STAT_NODES = 0
 STAT_TT_HITS = 1
 STAT_SEARCHES = 2
+STAT_ENDGAME_HITS = 3
 STATS_SIZE = 4
 
 _SETUP, _NEXT, _RETURN = 0, 1, 2
@@ -770,7 +772,7 @@ def same_result_cards(card, rel):
 # The search allocates nothing, so it is compiled without numba's reference
 # counting (``_nrt=False``), which would otherwise sit in the innermost loop.
 @njit(cache=True, _nrt=False)
-def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats):
+def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats):
     """Zero-window test: can the declarer take at least ``target`` tricks from here?
 
     ``root`` is the number of cards already on the current trick; rows
@@ -778,7 +780,9 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
     ``root`` holds the seat to move and the trick so far (``W_PLAYER``,
     ``W_BEST``, ``W_BEST_SEAT``, ``W_TABLE``), as ``driver.setup_trick``
     writes them.  ``target`` counts the current trick.  ``hands`` is restored
-    before returning.
+    before returning, and ``work[root, W_REL]`` holds the cards whose ranks the
+    result depends on.  ``endgame`` is the 2-hand endgame table (``endgame``;
+    ``endgame[0]`` the tricks it covers, 0 for none).
     """
     trump = ctx[CTX_TRUMP]
     declarer = ctx[CTX_DECLARER]
@@ -810,6 +814,13 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                 if r == 1:
                     winner, rel = last_trick(hands, player, trump, active)
                     val = winner == declarer
+                    state = _RETURN
+                    continue
+                if nact == 2 and r <= endgame[0]:
+                    stats[STAT_ENDGAME_HITS] += 1
+                    defender = lowest_bit(active & ~(1 << declarer))
+                    val, rel = endgame_lookup(endgame, hands[declarer], hands[defender],
+                                              player == declarer, trump, r, t)
                     state = _RETURN
                     continue
                 # The bucket is read only if the bounds do not decide: fetch it meanwhile.
@@ -1011,6 +1022,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, work, moves, stats)
                       relevance_mask(rel, in_play), generation, popcount(hands[player]),
                       work[p, W_TARGET], val, move)
             if p == root:
+                work[p, W_REL] = rel
                 return val
             p -= 1
             player = work[p, W_PLAYER]

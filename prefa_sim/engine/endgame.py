@@ -1,0 +1,157 @@
+"""The 2-hand endgame table: exact results of short 2-hand endings, read instead of searched.
+
+With two hands in play and at most ``ENDGAME_TRICKS`` tricks left, a trick start is
+one of some 340,000 positions, up to the ranks of the cards already gone: each
+hand's cards of each suit renumbered among the cards still in play, who leads, and
+whether a trump suit is still held.  ``endgame_build`` solves each of them once
+with the search itself and packs, for each target, whether the declarer reaches it
+and the cards that result depends on, so that a lookup gives the search what a
+search of the position would have given: a result, and its relevant cards.
+
+A position is indexed in a canonical suit order (the trump suit first while a
+trump is held, the others in their order; else the natural order), by its shape
+(whether trumps are held and the suits' lengths in play, ranked among the shapes
+of as many cards), who leads, and which relative ranks the declarer holds (the
+rank of that pattern among those of as many cards).
+
+The table is an int64 array: ``table[0]`` is the number of tricks it covers (0 for
+an empty table, which the search never reads), entry ``i`` is at ``table[1 + i]``.
+An entry holds the declarer's tricks in bits 0-3 and, for each target ``t`` from 1
+to the tricks left, 12 bits from bit ``4 + 12 * (t - 1)``: for each suit in
+canonical order, 3 bits counting the top cards of the suit in play (7 meaning all)
+from which on the result of the test "at least ``t``" depends.
+"""
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .bits import lowest_bit, popcount
+from .lookup import RANK_CARDS, RELATIVE_RANKS
+
+ENDGAME_TRICKS = 5
+"""Tricks left up to which the table holds every 2-hand trick start."""
+NO_TRUMP = 4
+_TARGET_BITS = 12
+_COUNT_BITS = 3
+_ALL_CARDS = 7  # a count meaning every card of the suit still in play
+
+
+def _shapes() -> np.ndarray:
+    """Rank of each shape among those of the same total, for even totals up to
+    ``2 * ENDGAME_TRICKS`` (-1 for the others).  A shape is the suit lengths in play
+    ``(l0, l1, l2, l3)`` in canonical order, at index ``trump_held * 9**4 + ((l0 * 9 + l1)
+    * 9 + l2) * 9 + l3``; with trumps held ``l0`` (the trump suit's) is at least 1."""
+    ranks = np.full(2 * 9 ** 4, -1, dtype=np.int64)
+    seen = np.zeros(2 * ENDGAME_TRICKS + 1, dtype=np.int64)
+    for index in range(2 * 9 ** 4):
+        trump_held, rest = divmod(index, 9 ** 4)
+        lengths = [(rest // 9 ** k) % 9 for k in (3, 2, 1, 0)]
+        total = sum(lengths)
+        if total % 2 == 0 and 0 < total <= 2 * ENDGAME_TRICKS and lengths[0] >= trump_held:
+            ranks[index] = seen[total]
+            seen[total] += 1
+    return ranks
+
+
+def _pattern_ranks() -> np.ndarray:
+    """Rank of each bit pattern among the patterns with as many bits set, in numeric order."""
+    ranks = np.zeros(1 << (2 * ENDGAME_TRICKS), dtype=np.int64)
+    seen = [0] * (2 * ENDGAME_TRICKS + 1)
+    for bits in range(len(ranks)):
+        ones = bin(bits).count("1")
+        ranks[bits] = seen[ones]
+        seen[ones] += 1
+    return ranks
+
+
+def _layout(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per number of tricks left: the first entry, and the entries per shape and leader;
+    and the table's number of entries."""
+    base = np.zeros(ENDGAME_TRICKS + 1, dtype=np.int64)
+    stride = np.zeros(ENDGAME_TRICKS + 1, dtype=np.int64)
+    cards = np.array([sum((i % 9 ** 4 // 9 ** k) % 9 for k in range(4))
+                      for i in range(2 * 9 ** 4)])
+    total = 0
+    for tricks in range(1, ENDGAME_TRICKS + 1):
+        base[tricks] = total
+        patterns = comb(2 * tricks, tricks)  # which of the cards in play the declarer holds
+        stride[tricks] = patterns
+        total += int(np.sum((shapes >= 0) & (cards == 2 * tricks))) * 2 * patterns
+    return base, stride, total
+
+
+SHAPE_RANKS = _shapes()
+_PATTERN_RANKS = _pattern_ranks()
+LEVEL_BASE, LEVEL_STRIDE, ENDGAME_ENTRIES = _layout(SHAPE_RANKS)
+
+EMPTY_ENDGAME = np.zeros(1, dtype=np.int64)
+"""A table that covers no tricks: the search never reads it."""
+
+
+@njit(cache=True, inline="always")
+def canonical_suit(slot, trump_held, trump):
+    """The suit at ``slot`` of the canonical order: the trump suit first while trumps are
+    held, the other suits after it in their order; else the natural order."""
+    if not trump_held or slot > trump:
+        return slot
+    return trump if slot == 0 else slot - 1
+
+
+@njit(cache=True, inline="always")
+def endgame_index(declarer_hand, defender_hand, declarer_leads, trump, tricks):
+    """The table entry (from 0) of a 2-hand trick start with ``tricks`` tricks left."""
+    in_play = declarer_hand | defender_hand
+    trump_held = trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
+    pattern = np.int64(0)
+    shift = 0
+    shape = 0
+    for slot in range(4):
+        sh = 8 * canonical_suit(slot, trump_held, trump)
+        rem = (in_play >> sh) & 255
+        pattern |= np.int64(RELATIVE_RANKS[(rem << 8) | ((declarer_hand >> sh) & 255)]) << shift
+        length = popcount(rem)
+        shift += length
+        shape = shape * 9 + length
+    group = SHAPE_RANKS[trump_held * 9 ** 4 + shape] * 2 + declarer_leads
+    return LEVEL_BASE[tricks] + group * LEVEL_STRIDE[tricks] + _PATTERN_RANKS[pattern]
+
+
+@njit(cache=True, inline="always")
+def endgame_lookup(table, declarer_hand, defender_hand, declarer_leads, trump, tricks,
+                   target):
+    """Does the declarer reach ``target`` (1 to ``tricks``) from this 2-hand trick start?
+    ``(result, relevant cards)``: the lowest relevant card of each suit stands for it
+    and the cards above it, as in the search."""
+    entry = table[1 + endgame_index(declarer_hand, defender_hand, declarer_leads, trump,
+                                     tricks)]
+    counts = entry >> (4 + _TARGET_BITS * (target - 1))
+    in_play = declarer_hand | defender_hand
+    trump_held = trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
+    rel = np.int64(0)
+    for slot in range(4):
+        k = (counts >> (_COUNT_BITS * slot)) & _ALL_CARDS
+        if k:
+            sh = 8 * canonical_suit(slot, trump_held, trump)
+            rem = (in_play >> sh) & 255
+            length = popcount(rem)
+            if k == _ALL_CARDS or k >= length:
+                rel |= np.int64(1) << (sh + lowest_bit(rem))
+            else:
+                rel |= np.int64(RANK_CARDS[(rem << 8) | (1 << (length - k))]) << sh
+    return (entry & 15) >= target, rel
+
+
+@njit(cache=True, inline="always")
+def relevance_counts(rel, in_play):
+    """The packed per-suit counts (natural suit order) of ``rel``: for each suit, the
+    cards in play from its lowest relevant card up (``_ALL_CARDS`` for 7 or more)."""
+    counts = np.int64(0)
+    for s in range(4):
+        rem = (in_play >> (8 * s)) & 255
+        low = (rel >> (8 * s)) & rem
+        if low:
+            k = popcount(rem & ~((1 << lowest_bit(low)) - 1))
+            counts |= np.int64(min(k, _ALL_CARDS)) << (_COUNT_BITS * s)
+    return counts
