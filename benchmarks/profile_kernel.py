@@ -51,6 +51,10 @@ def run_child(workload: str, seconds: float, ready: Path | None) -> None:
     two = make_deals(rng, 3000, two_hands=True)
     cells = make_cells(rng, 100)
     solver = Solver()
+    # A 3-hand deal first: the search's code is then the kernel's own. Were the 2-hand
+    # endgame table's builder compiled (or loaded) first, the kernel would call the search
+    # in the builder's object, outside the one sampled here.
+    solver.solve_deals(three[:1], fresh_table=True)
     if workload == "widow":
         def work():
             time_cells(solver, cells)

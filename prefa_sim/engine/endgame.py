@@ -1,12 +1,12 @@
 """The 2-hand endgame table: exact results of short 2-hand endings, read instead of searched.
 
 With two hands in play and at most ``ENDGAME_TRICKS`` tricks left, a trick start is
-one of some 340,000 positions, up to the ranks of the cards already gone: each
+one of some 290,000 positions, up to the ranks of the cards already gone: each
 hand's cards of each suit renumbered among the cards still in play, who leads, and
 whether a trump suit is still held.  ``endgame_build`` solves each of them once
-with the search itself and packs, for each target, whether the declarer reaches it
-and the cards that result depends on, so that a lookup gives the search what a
-search of the position would have given: a result, and its relevant cards.
+with the search itself and keeps the declarer's tricks with the cards that result
+depends on, so that a lookup gives the search what a search of the position would
+have given: a result, and its relevant cards.
 
 A position is indexed in a canonical suit order (the trump suit first while a
 trump is held, the others in their order; else the natural order), by its shape
@@ -14,12 +14,14 @@ trump is held, the others in their order; else the natural order), by its shape
 of as many cards), who leads, and which relative ranks the declarer holds (the
 rank of that pattern among those of as many cards).
 
-The table is an int64 array: ``table[0]`` is the number of tricks it covers (0 for
+The table is an int32 array: ``table[0]`` is the number of tricks it covers (0 for
 an empty table, which the search never reads), entry ``i`` is at ``table[1 + i]``.
-An entry holds the declarer's tricks in bits 0-3 and, for each target ``t`` from 1
-to the tricks left, 12 bits from bit ``4 + 12 * (t - 1)``: for each suit in
-canonical order, 3 bits counting the top cards of the suit in play (7 meaning all)
-from which on the result of the test "at least ``t``" depends.
+An entry holds the declarer's tricks ``v`` in bits 0-3, then the relevant cards of
+"at least ``v``" (which serve every lower target: the same play reaches them) in
+bits 4-15, and those of "not ``v + 1``" (which serve every higher one) in bits
+16-27.  The relevant cards are packed as, for each suit in canonical order, 3 bits
+counting the top cards of the suit in play (7 meaning all) from which on the result
+depends.  Keeping those of every target instead saved 0.2% of the 2-hand nodes.
 """
 
 from math import comb
@@ -33,7 +35,8 @@ from .lookup import RANK_CARDS, RELATIVE_RANKS
 ENDGAME_TRICKS = 5
 """Tricks left up to which the table holds every 2-hand trick start."""
 NO_TRUMP = 4
-_TARGET_BITS = 12
+REACHED_SHIFT = 4
+FAILED_SHIFT = 16
 _COUNT_BITS = 3
 _ALL_CARDS = 7  # a count meaning every card of the suit still in play
 
@@ -86,7 +89,7 @@ SHAPE_RANKS = _shapes()
 _PATTERN_RANKS = _pattern_ranks()
 LEVEL_BASE, LEVEL_STRIDE, ENDGAME_ENTRIES = _layout(SHAPE_RANKS)
 
-EMPTY_ENDGAME = np.zeros(1, dtype=np.int64)
+EMPTY_ENDGAME = np.zeros(1, dtype=np.int32)
 """A table that covers no tricks: the search never reads it."""
 
 
@@ -126,7 +129,8 @@ def endgame_lookup(table, declarer_hand, defender_hand, declarer_leads, trump, t
     and the cards above it, as in the search."""
     entry = table[1 + endgame_index(declarer_hand, defender_hand, declarer_leads, trump,
                                      tricks)]
-    counts = entry >> (4 + _TARGET_BITS * (target - 1))
+    tricks_reached = entry & 15
+    counts = entry >> (REACHED_SHIFT if target <= tricks_reached else FAILED_SHIFT)
     in_play = declarer_hand | defender_hand
     trump_held = trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
     rel = np.int64(0)
@@ -140,7 +144,7 @@ def endgame_lookup(table, declarer_hand, defender_hand, declarer_leads, trump, t
                 rel |= np.int64(1) << (sh + lowest_bit(rem))
             else:
                 rel |= np.int64(RANK_CARDS[(rem << 8) | (1 << (length - k))]) << sh
-    return (entry & 15) >= target, rel
+    return tricks_reached >= target, rel
 
 
 @njit(cache=True, inline="always")

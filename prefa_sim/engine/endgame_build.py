@@ -16,7 +16,9 @@ from .driver import setup_trick
 from .endgame import (
     ENDGAME_ENTRIES,
     ENDGAME_TRICKS,
+    FAILED_SHIFT,
     NO_TRUMP,
+    REACHED_SHIFT,
     endgame_index,
     relevance_counts,
 )
@@ -73,6 +75,7 @@ def build_level(tricks, endgame, table, rel_tab, eq_tab, work, moves, stats):
     hands = np.zeros(3, dtype=np.int64)
     no_trick = np.zeros(3, dtype=np.int64)
     lengths = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(tricks + 2, dtype=np.int64)  # relevant cards per target
     for shape in range(9 ** 4):
         total = 0
         for s in range(4):
@@ -89,25 +92,26 @@ def build_level(tricks, endgame, table, rel_tab, eq_tab, work, moves, stats):
                     continue
                 ctx[CTX_TRUMP] = 0 if trump_held else NO_TRUMP
                 for declarer_leads in range(2):
-                    entry = np.int64(0)
+                    reached = 0
                     for target in range(1, tricks + 1):
                         hands[0] = declarer_hand
                         hands[1] = defender_hand
                         setup_trick(no_trick, 0, 1 - declarer_leads, ctx, work)
                         if search(hands, 0, target, ctx, table, rel_tab, eq_tab, endgame, work,
                                   moves, stats):
-                            entry = (entry & ~np.int64(15)) | target
-                        entry |= relevance_counts(work[0, W_REL], declarer_hand | defender_hand
-                                                  ) << (4 + 12 * (target - 1))
+                            reached = target
+                        counts[target] = relevance_counts(work[0, W_REL],
+                                                          declarer_hand | defender_hand)
                     index = endgame_index(declarer_hand, defender_hand, declarer_leads,
                                           ctx[CTX_TRUMP], tricks)
-                    endgame[1 + index] = entry
+                    endgame[1 + index] = (reached | (counts[reached] << REACHED_SHIFT)
+                                          | (counts[reached + 1] << FAILED_SHIFT))
 
 
 @cache
 def endgame_table() -> np.ndarray:
     """The 2-hand endgame table, built on first use and kept for the process."""
-    endgame = np.zeros(1 + ENDGAME_ENTRIES, dtype=np.int64)
+    endgame = np.zeros(1 + ENDGAME_ENTRIES, dtype=np.int32)
     table = np.zeros(((1 << _TABLE_BITS) // WAYS, TABLE_COLUMNS), dtype=np.int64)
     work = np.zeros((MAX_PLY, WORK_COLUMNS), dtype=np.int64)
     moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)

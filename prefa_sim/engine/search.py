@@ -788,6 +788,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
     declarer = ctx[CTX_DECLARER]
     active = ctx[CTX_ACTIVE]
     nact = ctx[CTX_N_ACTIVE]
+    defender = lowest_bit(active & ~(1 << declarer))  # the one, with two hands
     generation = ctx[CTX_GENERATION] & GENERATION_MASK
     tt_mask = table.shape[0] - 1
     p = root
@@ -816,9 +817,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                     val = winner == declarer
                     state = _RETURN
                     continue
-                if nact == 2 and r <= endgame[0]:
+                if nact == 2 and r <= endgame[0]:  # at the root: its children are read inline
                     stats[STAT_ENDGAME_HITS] += 1
-                    defender = lowest_bit(active & ~(1 << declarer))
                     val, rel = endgame_lookup(endgame, hands[declarer], hands[defender],
                                               player == declarer, trump, r, t)
                     state = _RETURN
@@ -835,7 +835,6 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                     if control > lower:
                         lower = control
                         rel_lower = rel_c
-                defender = lowest_bit(active & ~(1 << declarer))  # the one, with two hands
                 if nact == 2 and r - defence >= t:
                     control, rel_c = control_tricks(hands, defender, trump)
                     if control > defence:
@@ -978,11 +977,21 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                 if pos + 1 == nact:
                     t_next = t - 1 if winner == declarer else t
                     trick_rel = trick_relevance(best, winner, on_table, hands)
-                    # A trick that settles the target needs no child node.
-                    if t_next <= 0 or t_next > popcount(hands[winner]):
+                    r_next = popcount(hands[winner])
+                    # A trick that settles the target, or starts an ending that the endgame
+                    # table holds, needs no child node.
+                    settled = t_next <= 0 or t_next > r_next
+                    if settled or (nact == 2 and r_next <= endgame[0]):
                         stats[STAT_NODES] += 1
+                        if settled:
+                            val = t_next <= 0
+                        else:
+                            stats[STAT_ENDGAME_HITS] += 1
+                            val, rel_next = endgame_lookup(endgame, hands[declarer],
+                                                           hands[defender], winner == declarer,
+                                                           trump, r_next, t_next)
+                            trick_rel |= rel_next
                         hands[player] ^= np.int64(1) << c
-                        val = t_next <= 0
                         if (player == declarer) == val:
                             rel = trick_rel
                             state = _RETURN
