@@ -1,4 +1,5 @@
-"""The 2-hand endgame table against exhaustive minimax, and its layout."""
+"""The 2-hand endgame table against exhaustive minimax, its layout, and the file that keeps
+it between runs."""
 
 import random
 from itertools import combinations
@@ -13,7 +14,7 @@ from prefa_sim.engine.endgame import (
     endgame_index,
     endgame_lookup,
 )
-from prefa_sim.engine.endgame_build import endgame_table
+from prefa_sim.engine.endgame_build import build_endgame_table, cache_path, endgame_table
 from prefa_sim.engine.search import STAT_ENDGAME_HITS, STAT_NODES
 from prefa_sim.position import Position
 from prefa_sim.solver import Solver
@@ -25,7 +26,8 @@ TWO_HANDS = [(0, 1), (0, 2), (1, 2)]
 
 @st.composite
 def two_hand_endings(draw):
-    """Random 2-hand trick starts of one to five tricks, any strain, leader and declarer."""
+    """Random 2-hand trick starts of the lengths the table holds, any strain, leader and
+    declarer."""
     active = draw(st.sampled_from(TWO_HANDS))
     tricks = draw(st.integers(1, ENDGAME_TRICKS))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -45,16 +47,20 @@ def lookup(pos: Position, target: int) -> tuple[bool, int]:
 @given(two_hand_endings(), st.integers(0, 2**32 - 1))
 def test_every_target_and_its_relevant_cards_match_minimax(pos, seed):
     """For each target the table says whether the declarer reaches it, as minimax does,
-    and the same holds wherever the cards below the relevant ones lie."""
+    and the same holds wherever the cards below the relevant ones lie (the relevant cards
+    of the highest target reached serve the lower ones, those of the first target missed
+    the higher ones)."""
     value = reference_value(pos)
     rng = random.Random(seed)
+    in_play = pos.hand(pos.active[0]) | pos.hand(pos.active[1])
     for target in range(1, pos.tricks_left + 1):
         reaches, rel = lookup(pos, target)
         assert reaches == (value >= target)
-        assert rel & ~(pos.hand(pos.active[0]) | pos.hand(pos.active[1])) == 0
-        for _ in range(3):
-            other = relocate_below(pos, rel, rng.randrange(2**32))
-            assert (reference_value(other) >= target) == reaches
+        assert rel & ~in_play == 0
+        if target in (value, value + 1):
+            for _ in range(2):
+                other = relocate_below(pos, rel, rng.randrange(2**32))
+                assert (reference_value(other) >= target) == reaches
 
 
 def test_every_position_has_an_entry_of_its_own():
@@ -142,3 +148,39 @@ def test_three_hand_positions_in_a_batch_with_two_hand_ones_are_searched():
     got = solver.solve_deals(deals, fresh_table=True)
     assert got.tolist() == [reference_value(p) for p in positions]
     assert solver.stats[STAT_ENDGAME_HITS] > 0
+
+
+def test_the_table_is_kept_in_the_cache_folder_and_a_damaged_file_built_again(tmp_path,
+                                                                              monkeypatch):
+    monkeypatch.setenv("PREFA_SIM_CACHE_DIR", str(tmp_path))
+    stale = tmp_path / "endgame-2h-6-0123456789abcdef.npy"  # another version's table
+    stale.write_bytes(b"old")
+    endgame_table.cache_clear()
+    try:
+        built = endgame_table()
+        kept = cache_path()
+        assert kept.parent == tmp_path and kept.exists() and not stale.exists()
+        assert [p.name for p in tmp_path.iterdir()] == [kept.name]
+        endgame_table.cache_clear()
+        assert np.array_equal(endgame_table(), built)  # read back
+        kept.write_bytes(kept.read_bytes()[:1000])  # cut short
+        endgame_table.cache_clear()
+        assert np.array_equal(endgame_table(), built)
+        assert np.array_equal(np.load(kept), built)  # written whole again
+    finally:
+        endgame_table.cache_clear()
+
+
+def test_without_a_folder_to_keep_it_in_the_table_is_built_all_the_same(tmp_path,
+                                                                        monkeypatch):
+    blocked = tmp_path / "a file"
+    blocked.write_text("")
+    monkeypatch.setenv("PREFA_SIM_CACHE_DIR", str(blocked / "cache"))
+    endgame_table.cache_clear()
+    try:
+        assert np.array_equal(endgame_table(), build_endgame_table())
+        assert list(tmp_path.iterdir()) == [blocked]
+        monkeypatch.setenv("PREFA_SIM_CACHE_DIR", "")
+        assert cache_path() is None
+    finally:
+        endgame_table.cache_clear()

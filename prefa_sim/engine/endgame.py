@@ -1,7 +1,7 @@
 """The 2-hand endgame table: exact results of short 2-hand endings, read instead of searched.
 
 With two hands in play and at most ``ENDGAME_TRICKS`` tricks left, a trick start is
-one of some 290,000 positions, up to the ranks of the cards already gone: each
+one of some 1.6 million positions, up to the ranks of the cards already gone: each
 hand's cards of each suit renumbered among the cards still in play, who leads, and
 whether a trump suit is still held.  ``endgame_build`` solves each of them once
 with the search itself and keeps the declarer's tricks with the cards that result
@@ -32,7 +32,7 @@ from numba import njit
 from .bits import lowest_bit, popcount
 from .lookup import RANK_CARDS, RELATIVE_RANKS
 
-ENDGAME_TRICKS = 5
+ENDGAME_TRICKS = 6
 """Tricks left up to which the table holds every 2-hand trick start."""
 NO_TRUMP = 4
 REACHED_SHIFT = 4

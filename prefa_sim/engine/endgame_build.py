@@ -1,12 +1,17 @@
-"""Building the 2-hand endgame table (``endgame``) with the search itself.
+"""Building the 2-hand endgame table (``endgame``) with the search itself, and keeping it.
 
-Every canonical position is solved at every target, shortest endings first: the
-search of a position with ``r`` tricks left reads the positions of fewer tricks
-from the part of the table already built.  About 0.3 s, once per process, on
-first use (``endgame_table``).
+Every canonical position is solved, shortest endings first: the search of a
+position with ``r`` tricks left reads the positions of fewer tricks from the part
+of the table already built.  That takes about a second, so the table is built once
+and kept as a file in a cache folder (``cache_folder``), which later processes read
+in a few milliseconds; where no folder can be written, each process builds it.
 """
 
+import hashlib
+import os
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -41,6 +46,7 @@ from .search import (
 )
 
 _TABLE_BITS = 15
+_FILE_PREFIX = "endgame-2h-"
 
 
 @njit(cache=True)
@@ -93,24 +99,26 @@ def build_level(tricks, endgame, table, rel_tab, eq_tab, work, moves, stats):
                 ctx[CTX_TRUMP] = 0 if trump_held else NO_TRUMP
                 for declarer_leads in range(2):
                     reached = 0
-                    for target in range(1, tricks + 1):
+                    counts[tricks + 1] = 0
+                    for target in range(1, tricks + 1):  # up to the first target missed
                         hands[0] = declarer_hand
                         hands[1] = defender_hand
                         setup_trick(no_trick, 0, 1 - declarer_leads, ctx, work)
-                        if search(hands, 0, target, ctx, table, rel_tab, eq_tab, endgame, work,
-                                  moves, stats):
-                            reached = target
+                        ok = search(hands, 0, target, ctx, table, rel_tab, eq_tab, endgame, work,
+                                    moves, stats)
                         counts[target] = relevance_counts(work[0, W_REL],
                                                           declarer_hand | defender_hand)
+                        if not ok:
+                            break
+                        reached = target
                     index = endgame_index(declarer_hand, defender_hand, declarer_leads,
                                           ctx[CTX_TRUMP], tricks)
                     endgame[1 + index] = (reached | (counts[reached] << REACHED_SHIFT)
                                           | (counts[reached + 1] << FAILED_SHIFT))
 
 
-@cache
-def endgame_table() -> np.ndarray:
-    """The 2-hand endgame table, built on first use and kept for the process."""
+def build_endgame_table() -> np.ndarray:
+    """Solve every position of the 2-hand endgame table, shortest endings first."""
     endgame = np.zeros(1 + ENDGAME_ENTRIES, dtype=np.int32)
     table = np.zeros(((1 << _TABLE_BITS) // WAYS, TABLE_COLUMNS), dtype=np.int64)
     work = np.zeros((MAX_PLY, WORK_COLUMNS), dtype=np.int64)
@@ -122,3 +130,72 @@ def endgame_table() -> np.ndarray:
                     moves, stats)
     endgame[0] = ENDGAME_TRICKS
     return endgame
+
+
+@cache
+def endgame_table() -> np.ndarray:
+    """The 2-hand endgame table, read from the cache folder (``cache_folder``) or built
+    and written there on first use, then kept for the process."""
+    path = cache_path()
+    endgame = _read(path) if path else None
+    if endgame is None:
+        endgame = build_endgame_table()
+        if path:
+            _write(endgame, path)
+    return endgame
+
+
+def cache_folder() -> Path | None:
+    """Where the endgame table is kept between runs: ``$PREFA_SIM_CACHE_DIR`` (empty: not
+    kept), else ``$XDG_CACHE_HOME/prefa-sim``, else ``~/.cache/prefa-sim``."""
+    chosen = os.environ.get("PREFA_SIM_CACHE_DIR")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = Path.home() / ".cache"
+        except RuntimeError:  # no home folder to be found
+            return None
+    return Path(base) / "prefa-sim"
+
+
+def cache_path() -> Path | None:
+    """The table's file: its name carries a digest of the engine's source, so a table
+    built by another version of the search or another layout is never read."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    digest = hashlib.sha256()
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return folder / f"{_FILE_PREFIX}{ENDGAME_TRICKS}-{digest.hexdigest()[:16]}.npy"
+
+
+def _read(path: Path) -> np.ndarray | None:
+    """The table kept at ``path``, or None if there is none or it is not a whole one."""
+    try:
+        endgame = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if (endgame.dtype != np.int32 or endgame.shape != (1 + ENDGAME_ENTRIES,)
+            or endgame[0] != ENDGAME_TRICKS):
+        return None
+    return endgame
+
+
+def _write(endgame: np.ndarray, path: Path) -> None:
+    """Keep the table at ``path`` (written to a temporary file, then renamed, so that a
+    reader never sees half a table), and remove the tables of other versions.  A folder
+    that cannot be written leaves the table unkept: it is built again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, suffix=".tmp",
+                                         delete=False) as f:
+            np.save(f, endgame)
+        os.replace(f.name, path)
+        for other in path.parent.glob(f"{_FILE_PREFIX}*.npy"):
+            if other != path:
+                other.unlink(missing_ok=True)
+    except OSError:
+        return
