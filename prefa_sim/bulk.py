@@ -517,18 +517,28 @@ def _block_answers(block: list[tuple[int, bytes | str]]) -> list[tuple[bool, str
     return answer_block(block, worker_solver())
 
 
-def _job_text(job: tuple[int, bytes]) -> tuple[int, str]:
+def job_blocks(job: tuple[int, bytes], size: int = BLOCK
+               ) -> Iterator[list[tuple[int, bytes | str]]]:
+    """A ``byte_jobs`` job as ``raw_blocks`` would give its lines: without a mention of a
+    widow every line weighs one, so the blocks are cut without weighing each line."""
     number, data = job
+    lines = job_lines(data)
+    if b"widow" in data:
+        yield from raw_blocks(lines, size, start=number)
+        return
+    for first in range(0, len(lines), size):
+        yield list(enumerate(lines[first:first + size], start=number + first))
+
+
+def _job_text(job: tuple[int, bytes]) -> tuple[int, str]:
     solver = worker_solver()
-    answers = [answer_text(block, solver) for block in raw_blocks(job_lines(data), start=number)]
+    answers = [answer_text(block, solver) for block in job_blocks(job)]
     return sum(bad for bad, _ in answers), "".join(text for _, text in answers)
 
 
 def _job_answers(job: tuple[int, bytes]) -> list[tuple[bool, str]]:
-    number, data = job
     solver = worker_solver()
-    return [answer for block in raw_blocks(job_lines(data), start=number)
-            for answer in answer_block(block, solver)]
+    return [answer for block in job_blocks(job) for answer in answer_block(block, solver)]
 
 
 def _over_blocks(lines: Iterable[bytes | str] | BinaryIO, workers: int | None, local,
@@ -537,10 +547,13 @@ def _over_blocks(lines: Iterable[bytes | str] | BinaryIO, workers: int | None, l
     solver, or on worker processes each with its own, as ``remote_job(job)`` for each of
     ``byte_jobs`` when the input is a binary stream, else as ``remote_block(block)``."""
     workers = workers or default_workers()
+    binary = isinstance(lines, io.BufferedIOBase | io.RawIOBase)
     if workers == 1:
         solver = Solver()
-        return (local(block, solver) for block in raw_blocks(lines))
-    if isinstance(lines, io.BufferedIOBase | io.RawIOBase):
+        blocks = (block for job in byte_jobs(lines) for block in job_blocks(job)) if binary \
+            else raw_blocks(lines)
+        return (local(block, solver) for block in blocks)
+    if binary:
         return ordered_map(remote_job, byte_jobs(lines), workers, batch=1)
     return ordered_map(remote_block, raw_blocks(lines), workers, batch=BLOCKS_PER_JOB)
 

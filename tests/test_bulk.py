@@ -14,6 +14,7 @@ from prefa_sim.batch import answer
 from prefa_sim.bulk import (
     WIDOW_WEIGHT,
     byte_jobs,
+    job_blocks,
     job_lines,
     quick_request,
     raw_blocks,
@@ -165,6 +166,17 @@ def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_n
         if k < len(jobs) - 1:  # every job but the last is whole lines of the weight asked
             assert job.endswith(b"\n")
             assert len(job_lines(job)) + (WIDOW_WEIGHT - 1) * heavy >= weight
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(LINE_PARTS, max_size=4).map(b"".join), max_size=60), st.booleans(),
+       st.integers(1, 1000), st.integers(1, 40))
+def test_a_job_is_cut_into_the_blocks_its_lines_would_make(lines, last_newline, number, size):
+    """With or without a widow in it, a job's blocks are its lines' own (``raw_blocks``),
+    numbered from the job's first line."""
+    data = b"\n".join(lines) + (b"\n" if last_newline and lines else b"")
+    assert list(job_blocks((number, data), size)) == list(
+        raw_blocks(job_lines(data), size, start=number))
 
 
 def test_jobs_of_widow_requests_after_deals_are_not_overfull():
