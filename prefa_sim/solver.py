@@ -70,7 +70,7 @@ class WidowResult:
 class Solver:
     """Double-dummy solver with its own transposition table of ``2**table_bits`` entries.
 
-    With ``endgame`` (the default) 2-hand positions of up to five tricks are read from
+    With ``endgame`` (the default) 2-hand positions of six tricks or fewer are read from
     the 2-hand endgame table (``prefa_sim.engine.endgame``) instead of searched; the
     answers are the same either way.
     """
@@ -99,8 +99,9 @@ class Solver:
         return ctx
 
     def _kernel_args(self, two_hands: bool):
-        """The kernels' common arguments; the 2-hand endgame table (built once per process,
-        on first use) only when some position to solve has two hands in play."""
+        """The kernels' common arguments; the 2-hand endgame table (read from the cache
+        folder, or built, on a process's first use) only when some position to solve has
+        two hands in play."""
         endgame = endgame_table() if two_hands and self._endgame else EMPTY_ENDGAME
         return (self.table, RELATIVE_RANKS, EQUAL_CARD_REPRESENTATIVES, endgame, self._work,
                 self._moves, self.stats)

@@ -21,7 +21,8 @@ An entry holds the declarer's tricks ``v`` in bits 0-3, then the relevant cards 
 bits 4-15, and those of "not ``v + 1``" (which serve every higher one) in bits
 16-27.  The relevant cards are packed as, for each suit in canonical order, 3 bits
 counting the top cards of the suit in play (7 meaning all) from which on the result
-depends.  Keeping those of every target instead saved 0.2% of the 2-hand nodes.
+depends.  Keeping those of every target instead saved 0.2% of the 2-hand nodes (with
+endings of up to five tricks), in twice the memory.
 """
 
 from math import comb

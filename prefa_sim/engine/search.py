@@ -18,6 +18,8 @@ tree without call overhead:
   the transposition table (partial positions, below).  The bounds come first:
   they cost less than a probe, and a result they decide depends on fewer
   cards than a stored one, so the positions above it are stored more generally;
+* with two hands and at most ``endgame.ENDGAME_TRICKS`` tricks left, the 2-hand
+  endgame table gives the result and its relevant cards instead (``endgame``);
 * equal cards are searched once (``lookup.EQUAL_CARD_REPRESENTATIVES``), and a
   card is skipped when a card of its suit already tried at the node lies, like it,
   below every card of the suit that the tried card's result depended on
