@@ -1,6 +1,7 @@
 """The 2-hand endgame table against exhaustive minimax, its layout, and the file that keeps
 it between runs."""
 
+import os
 import random
 from itertools import combinations
 
@@ -153,14 +154,18 @@ def test_three_hand_positions_in_a_batch_with_two_hand_ones_are_searched():
 def test_the_table_is_kept_in_the_cache_folder_and_a_damaged_file_built_again(tmp_path,
                                                                               monkeypatch):
     monkeypatch.setenv("PREFA_SIM_CACHE_DIR", str(tmp_path))
-    stale = tmp_path / "endgame-2h-6-0123456789abcdef.npy"  # another version's table
-    stale.write_bytes(b"old")
+    others = []  # other versions' tables, the last one written first
+    for age in range(3):
+        other = tmp_path / f"endgame-2h-6-{age:016x}.npy"
+        other.write_bytes(b"old")
+        os.utime(other, (1e9 - age, 1e9 - age))
+        others.append(other)
     endgame_table.cache_clear()
     try:
         built = endgame_table()
         kept = cache_path()
-        assert kept.parent == tmp_path and kept.exists() and not stale.exists()
-        assert [p.name for p in tmp_path.iterdir()] == [kept.name]
+        assert kept.parent == tmp_path and kept.exists()
+        assert sorted(tmp_path.iterdir()) == sorted([kept, *others[:2]])  # the oldest went
         endgame_table.cache_clear()
         assert np.array_equal(endgame_table(), built)  # read back
         kept.write_bytes(kept.read_bytes()[:1000])  # cut short

@@ -47,6 +47,7 @@ from .search import (
 
 _TABLE_BITS = 15
 _FILE_PREFIX = "endgame-2h-"
+_KEPT_VERSIONS = 3
 
 
 @njit(cache=True)
@@ -186,16 +187,25 @@ def _read(path: Path) -> np.ndarray | None:
 
 def _write(endgame: np.ndarray, path: Path) -> None:
     """Keep the table at ``path`` (written to a temporary file, then renamed, so that a
-    reader never sees half a table), and remove the tables of other versions.  A folder
-    that cannot be written leaves the table unkept: it is built again next time."""
+    reader never sees half a table), and of the tables of other versions only the
+    ``_KEPT_VERSIONS - 1`` written last (two installs of different versions on one
+    machine each keep theirs).  A folder that cannot be written leaves the table unkept:
+    it is built again next time."""
+    temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, suffix=".tmp",
                                          delete=False) as f:
+            temporary = Path(f.name)
             np.save(f, endgame)
-        os.replace(f.name, path)
-        for other in path.parent.glob(f"{_FILE_PREFIX}*.npy"):
-            if other != path:
-                other.unlink(missing_ok=True)
+        os.replace(temporary, path)
+        temporary = None
+        others = [p for p in path.parent.glob(f"{_FILE_PREFIX}*.npy") if p != path]
+        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        for other in others[_KEPT_VERSIONS - 1:]:
+            other.unlink(missing_ok=True)
     except OSError:
-        return
+        pass
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
