@@ -42,11 +42,12 @@ _COUNT_BITS = 3
 _ALL_CARDS = 7  # a count meaning every card of the suit still in play
 
 
-def _shapes() -> np.ndarray:
+def _shapes() -> tuple[np.ndarray, np.ndarray]:
     """Rank of each shape among those of the same total, for even totals up to
-    ``2 * ENDGAME_TRICKS`` (-1 for the others).  A shape is the suit lengths in play
-    ``(l0, l1, l2, l3)`` in canonical order, at index ``trump_held * 9**4 + ((l0 * 9 + l1)
-    * 9 + l2) * 9 + l3``; with trumps held ``l0`` (the trump suit's) is at least 1."""
+    ``2 * ENDGAME_TRICKS`` (-1 for the others), and the number of shapes of each total.
+    A shape is the suit lengths in play ``(l0, l1, l2, l3)`` in canonical order, at index
+    ``trump_held * 9**4 + ((l0 * 9 + l1) * 9 + l2) * 9 + l3``; with trumps held ``l0``
+    (the trump suit's) is at least 1."""
     ranks = np.full(2 * 9 ** 4, -1, dtype=np.int64)
     seen = np.zeros(2 * ENDGAME_TRICKS + 1, dtype=np.int64)
     for index in range(2 * 9 ** 4):
@@ -56,7 +57,7 @@ def _shapes() -> np.ndarray:
         if total % 2 == 0 and 0 < total <= 2 * ENDGAME_TRICKS and lengths[0] >= trump_held:
             ranks[index] = seen[total]
             seen[total] += 1
-    return ranks
+    return ranks, seen
 
 
 def _pattern_ranks() -> np.ndarray:
@@ -70,28 +71,32 @@ def _pattern_ranks() -> np.ndarray:
     return ranks
 
 
-def _layout(shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+def _layout(shape_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """Per number of tricks left: the first entry, and the entries per shape and leader;
-    and the table's number of entries."""
+    and the table's number of entries (``shape_counts``: the shapes of each total)."""
     base = np.zeros(ENDGAME_TRICKS + 1, dtype=np.int64)
     stride = np.zeros(ENDGAME_TRICKS + 1, dtype=np.int64)
-    cards = np.array([sum((i % 9 ** 4 // 9 ** k) % 9 for k in range(4))
-                      for i in range(2 * 9 ** 4)])
     total = 0
     for tricks in range(1, ENDGAME_TRICKS + 1):
         base[tricks] = total
         patterns = comb(2 * tricks, tricks)  # which of the cards in play the declarer holds
         stride[tricks] = patterns
-        total += int(np.sum((shapes >= 0) & (cards == 2 * tricks))) * 2 * patterns
+        total += int(shape_counts[2 * tricks]) * 2 * patterns
     return base, stride, total
 
 
-SHAPE_RANKS = _shapes()
+SHAPE_RANKS, _SHAPE_COUNTS = _shapes()
 _PATTERN_RANKS = _pattern_ranks()
-LEVEL_BASE, LEVEL_STRIDE, ENDGAME_ENTRIES = _layout(SHAPE_RANKS)
+LEVEL_BASE, LEVEL_STRIDE, ENDGAME_ENTRIES = _layout(_SHAPE_COUNTS)
 
 EMPTY_ENDGAME = np.zeros(1, dtype=np.int32)
 """A table that covers no tricks: the search never reads it."""
+
+
+@njit(cache=True, inline="always")
+def _trump_held(in_play, trump):
+    """Does anyone still hold a card of the trump suit (``trump``, or ``NO_TRUMP``)?"""
+    return trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
 
 
 @njit(cache=True, inline="always")
@@ -107,7 +112,7 @@ def canonical_suit(slot, trump_held, trump):
 def endgame_index(declarer_hand, defender_hand, declarer_leads, trump, tricks):
     """The table entry (from 0) of a 2-hand trick start with ``tricks`` tricks left."""
     in_play = declarer_hand | defender_hand
-    trump_held = trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
+    trump_held = _trump_held(in_play, trump)
     pattern = np.int64(0)
     shift = 0
     shape = 0
@@ -133,7 +138,7 @@ def endgame_lookup(table, declarer_hand, defender_hand, declarer_leads, trump, t
     tricks_reached = entry & 15
     counts = entry >> (REACHED_SHIFT if target <= tricks_reached else FAILED_SHIFT)
     in_play = declarer_hand | defender_hand
-    trump_held = trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
+    trump_held = _trump_held(in_play, trump)
     rel = np.int64(0)
     for slot in range(4):
         k = (counts >> (_COUNT_BITS * slot)) & _ALL_CARDS
