@@ -9,9 +9,10 @@ fill the solver's table, the second N are timed, so every measure meets the same
 
 * kernel: the solver's own time per position, the N positions in one call
   (``Solver.solve_deals``, ``Solver.solve_widows``);
-* batch: the same N request lines answered as ``prefa solve --batch --workers 1`` answers
-  them (``bulk.answer_text``: decode, check, solve a block at once, write the answers),
-  in this process; the ratio batch / kernel (1.00: nothing beyond the solver's time);
+* batch: the same N request lines answered as ``prefa solve --batch FILE --workers 1``
+  answers them (``bulk.byte_jobs`` and ``bulk.job_text``: read the file in jobs of bytes,
+  scan and check a job at once, solve it in one kernel call, write the answers), in this
+  process; the ratio batch / kernel (1.00: nothing beyond the solver's time);
 * command: ``prefa solve --batch FILE`` as a user runs it on the 2N requests, a whole
   process writing to a pipe, with one and with two workers (alternating), timed from the
   moment its N-th answer line arrives to the moment its last one does: the second N
@@ -27,9 +28,11 @@ With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
 kernel's and the one-worker command's speed printed as multiples of the yardstick's.
 
-A warm-up compiles (or loads) the kernels first: compile time is excluded.  Kernel and
-batch alternate, and every figure is the best of ``--repeat`` runs (this machine's speed
-varies by some 10% from run to run).  Every answer is checked against the kernel's.
+A warm-up compiles (or loads) the kernels first: compile time is excluded.  Every round
+takes each measure once (kernel, batch, the command with one worker and with two), so that
+the terms of a ratio are measured minutes apart at most, and every figure is the best of
+``--repeat`` rounds (at least three; this machine's speed varies by some 10% from run to
+run).  Every answer is checked against the kernel's.
 ``--kind`` (repeatable: ``3h``, ``2h``, ``widow``) times only those kinds, on the same
 requests as a full run.
 """
@@ -37,6 +40,7 @@ requests as a full run.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import shutil
@@ -50,7 +54,7 @@ import numpy as np
 from bench_solver import compare_with_refdd
 from machine import two_process_capacity
 
-from prefa_sim.bulk import BLOCK, BLOCKS_PER_JOB, answer_text, raw_blocks
+from prefa_sim.bulk import BLOCK, BLOCKS_PER_JOB, byte_jobs, job_text
 from prefa_sim.cards import Strain, format_hand
 from prefa_sim.solver import Solver
 
@@ -105,13 +109,14 @@ def kernel_time(kind: str, rows: np.ndarray, n: int) -> tuple[float, list[int]]:
 
 
 def bulk_time(lines: list[bytes], n: int) -> tuple[float, list[str]]:
-    """Seconds ``prefa solve --batch`` takes in-process (one worker) for lines ``n`` to
-    ``2n`` after lines 0 to ``n``, one table; and the answers."""
+    """Seconds ``prefa solve --batch FILE`` takes in-process (one worker) for lines ``n``
+    to ``2n`` after lines 0 to ``n``, one table; and the answers."""
     solver = Solver()
-    for block in raw_blocks(lines[:n]):
-        answer_text(block, solver)
+    for job in byte_jobs(io.BytesIO(b"".join(line + b"\n" for line in lines[:n]))):
+        job_text(job, solver)
+    data = io.BytesIO(b"".join(line + b"\n" for line in lines[n:]))
     start = time.perf_counter()
-    texts = [answer_text(block, solver)[1] for block in raw_blocks(lines[n:])]
+    texts = [job_text(job, solver)[1] for job in byte_jobs(data)]
     seconds = time.perf_counter() - start
     return seconds, "".join(texts).splitlines()
 
@@ -167,7 +172,8 @@ def main() -> None:
     warm = Solver()  # compile (or load) the kernels before anything is timed
     warm.solve_deals(make_requests(rng, "3 hands", 2)[1])
     warm.solve_widows(make_requests(rng, "widow cells", 1)[1])
-    print(f"prefa-sim batch benchmark: seed {args.seed}, best of {args.repeat}, compile time "
+    rounds = max(3, args.repeat)
+    print(f"prefa-sim batch benchmark: seed {args.seed}, best of {rounds} rounds, compile time "
           "and process start-up excluded; microseconds per request (first: seconds the "
           "command took to its first answer line)")
     print(f"{'kind':<12} {'N':>6} {'kernel':>8} {'batch':>8} {'ratio':>6} {'command 1w':>11} "
@@ -181,21 +187,20 @@ def main() -> None:
                 continue
             data = [line.encode() for line in lines]
             key = "best_tricks" if kind == "widow cells" else "declarer_tricks"
+            path = Path(tmp) / f"{kind.replace(' ', '-')}.jsonl"
+            path.with_name("warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
+            command_time(path.with_name("warm-up.jsonl"), 2, 2)  # compile what it needs
+            path.write_text("\n".join(lines) + "\n")
             kernel = batch = float("inf")
-            for _ in range(args.repeat):
+            command = {1: float("inf"), 2: float("inf")}
+            first = dict(command)
+            for _ in range(rounds):  # every measure once a round
                 seconds, answers = kernel_time(kind, rows, n)
                 kernel = min(kernel, seconds / n)
                 seconds, texts = bulk_time(data, n)
                 batch = min(batch, seconds / n)
                 if [json.loads(t)[key] for t in texts] != answers:
                     sys.exit(f"{kind}: the batch's answers differ from the kernel's")
-            path = Path(tmp) / f"{kind.replace(' ', '-')}.jsonl"
-            path.with_name("warm-up.jsonl").write_text("\n".join(lines[:4]) + "\n")
-            command_time(path.with_name("warm-up.jsonl"), 2, 2)  # compile what it needs
-            path.write_text("\n".join(lines) + "\n")
-            command = {1: float("inf"), 2: float("inf")}
-            first = dict(command)
-            for _ in range(max(3, args.repeat)):  # the worker counts alternate
                 for workers in (1, 2):
                     to_first, seconds, out = command_time(path, workers, n)
                     first[workers] = min(first[workers], to_first)

@@ -11,18 +11,19 @@ as bytes in one pass (``request_bytes.plain_answers``).  Any other line (card va
 line of play, a trick in progress, other spellings, and every line with a mistake) is
 answered by ``batch.answer`` exactly as when lines are solved one by one, so the answers
 and the error messages do not depend on the path a line takes.
-With worker processes, the main process reads a file in bulk and hands each worker whole
-lines as bytes, some ``BLOCKS_PER_JOB`` blocks' worth at a time (``byte_jobs``); the worker
-splits them.
+A file (a binary stream) is read in bulk: in jobs of whole lines as bytes, some
+``BLOCKS_PER_JOB`` blocks' worth each (``byte_jobs``), each of which the one process or a
+worker answers as one block, scanned without splitting it into lines (``job_text``).
 """
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import combinations
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, TypeVar
 
 import numpy as np
 import orjson
@@ -56,17 +57,19 @@ from .request_bytes import (
     answer_starts,
     plain_answers,
     scan_block_bytes,
+    scan_bytes,
 )
 from .seats import SeatError, seat_of
 from .solver import DISCARD_PAIRS, Solver, worker_solver
 from .workers import default_workers, ordered_map
 
 BLOCK = 256
-"""Request lines solved together."""
+"""Request lines solved together when they come one by one (``raw_blocks``)."""
 
 BLOCKS_PER_JOB = 4
-"""Blocks handed to a worker at once: each hand-over costs the main process some half a
-millisecond, which one block of quick requests would not repay."""
+"""Blocks' worth of lines in a job of a file's lines, which a worker takes and solves at
+once: each hand-over costs the main process some half a millisecond, which one block of
+quick requests would not repay."""
 
 WIDOW_WEIGHT = 16
 """A request with a widow counts as this many lines in a block (``raw_blocks``) and in a
@@ -76,6 +79,9 @@ them together instead of one waiting on the other's last job.  (Lines are weighe
 their mentions of a widow, ``_weight``.)"""
 
 ALL_STRAINS = tuple(Strain)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 _STRAINS = {text: (strain,) for text, strain in STRAIN_SPELLINGS.items()}
 
@@ -401,12 +407,37 @@ def _answer_start(obj: dict, r: Quick) -> str | None:
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
     """A block's answers as text, a line each, and how many of them are errors."""
-    scan = _scan(block)
+    return _text(_scan(block), lambda: block, solver)
+
+
+def job_text(job: tuple[int, bytes], solver: Solver) -> tuple[int, str]:
+    """``answer_text`` of a ``byte_jobs`` job's lines as one block; the scan reads the
+    job's bytes as they are, and its lines are split and numbered only when some request
+    is not of the kind written in one pass (``_one_pass_text``)."""
+    return _text(scan_bytes(job[1]), lambda: _job_block(job), solver)
+
+
+def job_answers(job: tuple[int, bytes], solver: Solver) -> list[tuple[bool, str]]:
+    """``answer_block`` of a ``byte_jobs`` job's lines as one block."""
+    return answer_block(_job_block(job), solver, scan_bytes(job[1]))
+
+
+def _text(scan: tuple[np.ndarray, np.ndarray, np.ndarray],
+          block: Callable[[], list[tuple[int, bytes | str]]], solver: Solver
+          ) -> tuple[int, str]:
+    """The answers of the lines that ``scan`` read (``scan_block_bytes``) as text, and how
+    many are errors; ``block()`` gives the lines, if they are needed."""
     plain = _one_pass_text(*scan, solver)
     if plain is not None:
         return 0, plain
-    answers = answer_block(block, solver, scan)
+    answers = answer_block(block(), solver, scan)
     return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
+
+
+def _job_block(job: tuple[int, bytes]) -> list[tuple[int, bytes | str]]:
+    """A ``byte_jobs`` job as one block of ``(number, raw line)``."""
+    number, data = job
+    return list(enumerate(job_lines(data), start=number))
 
 
 def raw_blocks(lines: Iterable[bytes | str], size: int = BLOCK, start: int = 1
@@ -509,53 +540,28 @@ def job_lines(data: bytes) -> list[bytes]:
     return lines
 
 
-def _block_text(block: list[tuple[int, bytes | str]]) -> tuple[int, str]:
-    return answer_text(block, worker_solver())
+def _on_worker(answer: Callable[[T, Solver], R], work: T) -> R:
+    """``answer(work, solver)`` with the worker's own solver."""
+    return answer(work, worker_solver())
 
 
-def _block_answers(block: list[tuple[int, bytes | str]]) -> list[tuple[bool, str]]:
-    return answer_block(block, worker_solver())
-
-
-def job_blocks(job: tuple[int, bytes], size: int = BLOCK
-               ) -> Iterator[list[tuple[int, bytes | str]]]:
-    """A ``byte_jobs`` job as ``raw_blocks`` would give its lines: without a mention of a
-    widow every line weighs one, so the blocks are cut without weighing each line."""
-    number, data = job
-    lines = job_lines(data)
-    if b"widow" in data:
-        yield from raw_blocks(lines, size, start=number)
-        return
-    for first in range(0, len(lines), size):
-        yield list(enumerate(lines[first:first + size], start=number + first))
-
-
-def _job_text(job: tuple[int, bytes]) -> tuple[int, str]:
-    solver = worker_solver()
-    answers = [answer_text(block, solver) for block in job_blocks(job)]
-    return sum(bad for bad, _ in answers), "".join(text for _, text in answers)
-
-
-def _job_answers(job: tuple[int, bytes]) -> list[tuple[bool, str]]:
-    solver = worker_solver()
-    return [answer for block in job_blocks(job) for answer in answer_block(block, solver)]
-
-
-def _over_blocks(lines: Iterable[bytes | str] | BinaryIO, workers: int | None, local,
-                 remote_block, remote_job) -> Iterator:
-    """``local(block, solver)`` for each block of the input, in order: here with one
-    solver, or on worker processes each with its own, as ``remote_job(job)`` for each of
-    ``byte_jobs`` when the input is a binary stream, else as ``remote_block(block)``."""
+def _over_input(lines: Iterable[bytes | str] | BinaryIO, workers: int | None,
+                on_block: Callable[[list[tuple[int, bytes | str]], Solver], R],
+                on_job: Callable[[tuple[int, bytes], Solver], R]) -> Iterator[R]:
+    """In input order, ``on_job(job, solver)`` for each of ``byte_jobs`` when the input is
+    a binary stream, else ``on_block(block, solver)`` for each of ``raw_blocks``: here
+    with one solver, or on worker processes each with its own."""
     workers = workers or default_workers()
     binary = isinstance(lines, io.BufferedIOBase | io.RawIOBase)
     if workers == 1:
         solver = Solver()
-        blocks = (block for job in byte_jobs(lines) for block in job_blocks(job)) if binary \
-            else raw_blocks(lines)
-        return (local(block, solver) for block in blocks)
+        if binary:
+            return (on_job(job, solver) for job in byte_jobs(lines))
+        return (on_block(block, solver) for block in raw_blocks(lines))
     if binary:
-        return ordered_map(remote_job, byte_jobs(lines), workers, batch=1)
-    return ordered_map(remote_block, raw_blocks(lines), workers, batch=BLOCKS_PER_JOB)
+        return ordered_map(partial(_on_worker, on_job), byte_jobs(lines), workers, batch=1)
+    return ordered_map(partial(_on_worker, on_block), raw_blocks(lines), workers,
+                       batch=BLOCKS_PER_JOB)
 
 
 def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
@@ -565,14 +571,15 @@ def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = No
     numbers count from 1 over all input lines.
 
     Lines go in blocks (``raw_blocks``) to the solver, or to worker processes each with its
-    own solver (from a binary stream, such as a file opened ``"rb"``, the workers read the
-    lines from ``byte_jobs``); the answers are the same whatever the number of workers.
+    own solver; from a binary stream, such as a file opened ``"rb"``, they go in jobs of
+    bytes (``byte_jobs``) instead.  The answers are the same whatever the number of
+    workers.
     """
-    return _over_blocks(lines, workers, answer_text, _block_text, _job_text)
+    return _over_input(lines, workers, answer_text, job_text)
 
 
 def solve_lines(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
                 ) -> Iterator[tuple[bool, str]]:
     """``solve_text`` a line at a time: ``(ok, json_text)`` for each non-blank line."""
-    for answers in _over_blocks(lines, workers, answer_block, _block_answers, _job_answers):
+    for answers in _over_input(lines, workers, answer_block, job_answers):
         yield from answers

@@ -113,13 +113,32 @@ def scan_block_bytes(lines: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.nda
     qualify)."""
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     ends = np.cumsum(lengths)
-    joined = b"".join(lines)
-    fields = np.zeros((len(lines), N_FIELDS), dtype=np.int64)
-    echo = np.empty(len(joined) + ECHO_EXTRA * len(lines), dtype=np.uint8)
-    echo_ends = np.zeros(len(lines), dtype=np.int64)
-    scan_requests(np.frombuffer(joined, dtype=np.uint8), ends - lengths, ends, _NAMES,
-                  _NAME_LENGTHS, _RANKS, _STRAINS, LEADERS, fields, echo, echo_ends)
-    return fields, echo[:echo_ends[-1] if len(lines) else 0], echo_ends
+    return _scan(b"".join(lines), ends - lengths, ends)
+
+
+def scan_bytes(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``scan_block_bytes`` of the lines of ``data``: each up to and with its newline, the
+    last one without if ``data`` does not end in one (the lines ``bulk.job_lines`` gives),
+    found without splitting ``data``."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == _NEWLINE) + 1
+    if data and data[-1] != _NEWLINE:
+        ends = np.append(ends, len(data))
+    starts = np.zeros_like(ends)
+    starts[1:] = ends[:-1]
+    return _scan(data, starts, ends)
+
+
+def _scan(joined: bytes, starts: np.ndarray, ends: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``scan_requests`` of the lines ``joined[starts[i]:ends[i]]``."""
+    count = len(starts)
+    fields = np.zeros((count, N_FIELDS), dtype=np.int64)
+    echo = np.empty(len(joined) + ECHO_EXTRA * count, dtype=np.uint8)
+    echo_ends = np.zeros(count, dtype=np.int64)
+    scan_requests(np.frombuffer(joined, dtype=np.uint8), starts, ends, _NAMES, _NAME_LENGTHS,
+                  _RANKS, _STRAINS, LEADERS, fields, echo, echo_ends)
+    return fields, echo[:echo_ends[-1] if count else 0], echo_ends
 
 
 TRICKS_KEY = ',"declarer_tricks":'

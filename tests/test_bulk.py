@@ -5,7 +5,9 @@ mistake; whatever the number of workers."""
 import io
 import json
 import random
+from unittest import mock
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,7 +16,6 @@ from prefa_sim.batch import answer
 from prefa_sim.bulk import (
     WIDOW_WEIGHT,
     byte_jobs,
-    job_blocks,
     job_lines,
     quick_request,
     raw_blocks,
@@ -23,7 +24,7 @@ from prefa_sim.bulk import (
 )
 from prefa_sim.cards import format_cards, format_hand
 from prefa_sim.jsonl import InputError, answer_line, numbered_lines
-from prefa_sim.request_bytes import OK, TRUMP, WIDOW, scan_block_bytes
+from prefa_sim.request_bytes import OK, TRUMP, WIDOW, scan_block_bytes, scan_bytes
 from prefa_sim.solver import Solver
 
 from .helpers import random_deal
@@ -168,15 +169,21 @@ def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_n
             assert len(job_lines(job)) + (WIDOW_WEIGHT - 1) * heavy >= weight
 
 
+JOB_LINES = st.one_of(LINE_PARTS, st.sampled_from([
+    b'{"hands": ["AKQJ.T98.7.AKQ", "-", "T987.AKQ.J98.J"], "trump": "NT"}',
+    b'{"hands":["AKQJ.T98.7.AKQ","-","T987.AKQ.J98.J"],"widow":"AS KS","active":[0,2]}',
+    b'{"hands": ["AK.-.-.-", "QJ.-.-.-", "T9.-.-.-"], "trump": "s", "dealer": 1}',
+]))
+
+
 @settings(deadline=None)
-@given(st.lists(st.lists(LINE_PARTS, max_size=4).map(b"".join), max_size=60), st.booleans(),
-       st.integers(1, 1000), st.integers(1, 40))
-def test_a_job_is_cut_into_the_blocks_its_lines_would_make(lines, last_newline, number, size):
-    """With or without a widow in it, a job's blocks are its lines' own (``raw_blocks``),
-    numbered from the job's first line."""
+@given(st.lists(st.lists(JOB_LINES, max_size=3).map(b"".join), max_size=40), st.booleans())
+def test_a_job_is_scanned_as_the_lines_it_is_split_into(lines, last_newline):
+    """The scan of a job's bytes reads the lines ``job_lines`` gives, newlines and
+    carriage returns, requests and the rest alike."""
     data = b"\n".join(lines) + (b"\n" if last_newline and lines else b"")
-    assert list(job_blocks((number, data), size)) == list(
-        raw_blocks(job_lines(data), size, start=number))
+    whole, by_line = scan_bytes(data), scan_block_bytes(job_lines(data))
+    assert all(np.array_equal(a, b) for a, b in zip(whole, by_line, strict=True))
 
 
 def test_jobs_of_widow_requests_after_deals_are_not_overfull():
@@ -219,6 +226,9 @@ def test_blocks_of_plain_requests_are_written_as_line_by_line(seed, count):
     expected = one_by_one(lines)
     assert all(ok for ok, _ in expected)
     assert text == "".join(answer + "\n" for _, answer in expected)
+    with mock.patch("prefa_sim.bulk.answer_block", side_effect=AssertionError("not one pass")):
+        from_file = solve_text(io.BytesIO(b"\n".join(lines)), workers=1)  # no last newline
+        assert "".join(text for _, text in from_file) == text
     assert '"declarer_tricks":10}' in text
 
 
@@ -240,9 +250,11 @@ def test_workers_reading_a_stream_answer_as_one_process_reading_lines():
     lines[12] = b'{"hands": ["\xff"]}'
     data = b"\r\n".join(lines[:20]) + b"\n" + b"\n".join(lines[20:])  # no final newline
     one = list(solve_text(io.BytesIO(data).readlines(), workers=1))
-    two = list(solve_text(io.BytesIO(data), workers=2))
-    assert "".join(text for _, text in two) == "".join(text for _, text in one)
-    assert sum(bad for bad, _ in two) == sum(bad for bad, _ in one) >= 2
+    for jobs in (solve_text(io.BytesIO(data), workers=1), solve_text(io.BytesIO(data), workers=2)):
+        jobs = list(jobs)
+        assert "".join(text for _, text in jobs) == "".join(text for _, text in one)
+        assert sum(bad for bad, _ in jobs) == sum(bad for bad, _ in one) >= 2
+    assert list(solve_lines(io.BytesIO(data), workers=1)) == one_by_one(lines)
     assert list(solve_lines(io.BytesIO(data), workers=2)) == one_by_one(lines)
 
 
