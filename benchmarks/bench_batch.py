@@ -22,7 +22,8 @@ fill the solver's table, the second N are timed, so every measure meets the same
   counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a block and a job.
   Beside it: how much work two processes do at once on this machine against one alone
   on positions of the same kind (``machine.py``), the ceiling of the two-worker gain,
-  and how long the command took to write its first answer (start-up and the first job).
+  and how long the command took to write its first answer (start-up and the first job)
+  and to end after its last one (its exit, and with two workers theirs).
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
@@ -121,10 +122,12 @@ def bulk_time(lines: list[bytes], n: int) -> tuple[float, list[str]]:
     return seconds, "".join(texts).splitlines()
 
 
-def command_time(path: Path, workers: int, n: int) -> tuple[float, float, list[bytes]]:
+def command_time(path: Path, workers: int, n: int
+                 ) -> tuple[float, float, float, list[bytes]]:
     """``prefa solve --batch path`` (2n requests) as a whole process, its answers read
     from a pipe as they come: seconds to its first answer line, seconds from its ``n``-th
-    line to its last (the process's exit left out), and the answer lines."""
+    line to its last (the process's exit left out), seconds from its last line to the
+    process's end (its exit, the workers' included), and the answer lines."""
     start = time.perf_counter()
     command = subprocess.Popen([PREFA, "solve", "--batch", str(path), "--workers",
                                 str(workers)], stdout=subprocess.PIPE)
@@ -141,7 +144,7 @@ def command_time(path: Path, workers: int, n: int) -> tuple[float, float, list[b
             last = now
     if command.wait() != 0 or last is None:
         sys.exit(f"{path.name}: the command failed")
-    return first, last - middle, b"".join(chunks).splitlines()
+    return first, last - middle, time.perf_counter() - last, b"".join(chunks).splitlines()
 
 
 def yardstick(path: str, kind: str, rows: np.ndarray, answers: list[int],
@@ -175,10 +178,11 @@ def main() -> None:
     rounds = max(3, args.repeat)
     print(f"prefa-sim batch benchmark: seed {args.seed}, best of {rounds} rounds, compile time "
           "and process start-up excluded; microseconds per request (first: seconds the "
-          "command took to its first answer line)")
+          "command took to its first answer line; exit: seconds from its last answer line to "
+          "its end)")
     print(f"{'kind':<12} {'N':>6} {'kernel':>8} {'batch':>8} {'ratio':>6} {'command 1w':>11} "
           f"{'ratio':>6} {'command 2w':>11} {'2w/1w':>6} {'ceiling':>8} {'first 1w':>9} "
-          f"{'first 2w':>9}")
+          f"{'first 2w':>9} {'exit 1w':>8} {'exit 2w':>8}")
     against = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind, n in KINDS.items():
@@ -193,7 +197,7 @@ def main() -> None:
             path.write_text("\n".join(lines) + "\n")
             kernel = batch = float("inf")
             command = {1: float("inf"), 2: float("inf")}
-            first = dict(command)
+            first, ends = dict(command), dict(command)
             for _ in range(rounds):  # every measure once a round
                 seconds, answers = kernel_time(kind, rows, n)
                 kernel = min(kernel, seconds / n)
@@ -202,8 +206,9 @@ def main() -> None:
                 if [json.loads(t)[key] for t in texts] != answers:
                     sys.exit(f"{kind}: the batch's answers differ from the kernel's")
                 for workers in (1, 2):
-                    to_first, seconds, out = command_time(path, workers, n)
+                    to_first, seconds, to_end, out = command_time(path, workers, n)
                     first[workers] = min(first[workers], to_first)
+                    ends[workers] = min(ends[workers], to_end)
                     command[workers] = min(command[workers], seconds / n)
                     if [json.loads(x)[key] for x in out[n:]] != answers:
                         sys.exit(f"{kind}: the command's answers differ from the kernel's")
@@ -212,7 +217,7 @@ def main() -> None:
                   f"{command[1] / kernel:>6.2f} {1e6 * command[2]:>11.1f} "
                   f"{command[1] / command[2]:>6.2f} "
                   f"{two_process_capacity(WORKLOADS[kind]):>8.2f} "
-                  f"{first[1]:>9.2f} {first[2]:>9.2f}")
+                  f"{first[1]:>9.2f} {first[2]:>9.2f} {ends[1]:>8.2f} {ends[2]:>8.2f}")
             if args.refdd:
                 ref = yardstick(args.refdd, kind, rows[n:], answers, max(1, args.repeat // 2))
                 against.append(f"{kind:<12} {n:>6} {1e6 * ref:>10.1f} {ref / kernel:>11.1f}x "

@@ -13,8 +13,11 @@ import importlib
 import click
 
 from prefa_sim import __version__
+from prefa_sim.shutdown import quick_exit
 
 from .common import PrefaGroup
+
+quick_exit()
 
 COMMANDS = {
     "auction": ("auction", "auction"),

@@ -1,0 +1,39 @@
+"""A ``prefa`` process, and each of its workers, ends without the interpreter's last
+garbage collections over the objects alive at exit (``prefa_sim.shutdown``), and still
+writes everything it has to."""
+
+import json
+import subprocess
+import sys
+
+from prefa_sim.batch import answer
+
+CHECK = ("import atexit, gc\n"
+         "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n")
+"""An exit handler registered first, so it runs last: were the objects frozen by then?"""
+
+
+def run_python(code: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", CHECK + code], capture_output=True,
+                          text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def test_the_command_freezes_its_objects_at_exit_after_writing_its_answer(solver):
+    request = {"hands": ["QJT9.87.AKQ.8", "87.AKQJ.-.AKQ7", "-.T9.JT987.JT9"], "trump": "S"}
+    code = ("from prefa_sim.cli import main\n"
+            "main(['solve', '--batch', '-'], standalone_mode=False)\n")
+    done = subprocess.run([sys.executable, "-c", CHECK + code], input=json.dumps(request),
+                          capture_output=True, text=True, check=True)
+    written, frozen = done.stdout.splitlines()
+    assert json.loads(written) == answer(request, solver)
+    assert frozen == "frozen at exit: True"
+
+
+def test_a_worker_freezes_its_objects_at_exit():
+    code = "from prefa_sim.workers import _start_worker\n_start_worker()\n"
+    assert run_python(code) == ["frozen at exit: True"]
+
+
+def test_a_process_that_does_not_ask_freezes_nothing():
+    assert run_python("import prefa_sim.engine.search\n") == ["frozen at exit: False"]
