@@ -19,7 +19,8 @@ fill the solver's table, the second N are timed, so every measure meets the same
   requests, as above, with start-up (imports, loading the compiled kernels, starting
   workers) and the process's exit left out.  N is a multiple of ``BLOCK *
   BLOCKS_PER_JOB`` lines, a whole number of worker jobs of either kind (a widow request
-  counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a block and a job.
+  counts as ``WIDOW_WEIGHT`` lines), so that the N-th line ends a job, or nearly (a job
+  is cut at a line's end, which may be a line beyond its weight).
   Beside it: how much work two processes do at once on this machine against one alone
   on positions of the same kind (``machine.py``), the ceiling of the two-worker gain,
   and how long the command took to write its first answer (start-up and the first job)

@@ -17,8 +17,6 @@ from prefa_sim.shutdown import quick_exit
 
 from .common import PrefaGroup
 
-quick_exit()
-
 COMMANDS = {
     "auction": ("auction", "auction"),
     "game": ("game", "game"),
@@ -59,3 +57,4 @@ def main() -> None:
     named; wherever a seat is asked, first, second or dealer will do. The rules
     are in docs/rules.md.
     """
+    quick_exit()

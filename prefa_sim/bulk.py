@@ -67,9 +67,9 @@ BLOCK = 256
 """Request lines solved together when they come one by one (``raw_blocks``)."""
 
 BLOCKS_PER_JOB = 4
-"""Blocks' worth of lines in a job of a file's lines, which a worker takes and solves at
-once: each hand-over costs the main process some half a millisecond, which one block of
-quick requests would not repay."""
+"""Blocks handed to a worker at once: as ``raw_blocks`` blocks, or as one job of a file's
+lines (``byte_jobs``) of as many blocks' weight.  Each hand-over costs the main process
+some half a millisecond, which one block of quick requests would not repay."""
 
 WIDOW_WEIGHT = 16
 """A request with a widow counts as this many lines in a block (``raw_blocks``) and in a
@@ -407,14 +407,24 @@ def _answer_start(obj: dict, r: Quick) -> str | None:
 
 def answer_text(block: list[tuple[int, bytes | str]], solver: Solver) -> tuple[int, str]:
     """A block's answers as text, a line each, and how many of them are errors."""
-    return _text(_scan(block), lambda: block, solver)
+    return _text(block, _scan(block), solver)
 
 
 def job_text(job: tuple[int, bytes], solver: Solver) -> tuple[int, str]:
-    """``answer_text`` of a ``byte_jobs`` job's lines as one block; the scan reads the
-    job's bytes as they are, and its lines are split and numbered only when some request
-    is not of the kind written in one pass (``_one_pass_text``)."""
-    return _text(scan_bytes(job[1]), lambda: _job_block(job), solver)
+    """The answers of a ``byte_jobs`` job's lines as text, and how many are errors.
+
+    The scan reads the job's bytes as they are.  A job of requests of the kind written in
+    one pass (``_one_pass_text``) is solved and written at once, its lines never split;
+    any other is answered a block of ``BLOCK`` lines at a time (``answer_text``), so that
+    one unusual line leaves the rest of the job to the one pass."""
+    scan = scan_bytes(job[1])
+    plain = _one_pass_text(*scan, solver)
+    if plain is not None:
+        return 0, plain
+    lines = _job_block(job)
+    answers = [_text(lines[first:first + BLOCK], _scan_rows(scan, first, first + BLOCK),
+                     solver) for first in range(0, len(lines), BLOCK)]
+    return sum(bad for bad, _ in answers), "".join(text for _, text in answers)
 
 
 def job_answers(job: tuple[int, bytes], solver: Solver) -> list[tuple[bool, str]]:
@@ -422,20 +432,29 @@ def job_answers(job: tuple[int, bytes], solver: Solver) -> list[tuple[bool, str]
     return answer_block(_job_block(job), solver, scan_bytes(job[1]))
 
 
-def _text(scan: tuple[np.ndarray, np.ndarray, np.ndarray],
-          block: Callable[[], list[tuple[int, bytes | str]]], solver: Solver
-          ) -> tuple[int, str]:
-    """The answers of the lines that ``scan`` read (``scan_block_bytes``) as text, and how
-    many are errors; ``block()`` gives the lines, if they are needed."""
+def _text(block: list[tuple[int, bytes | str]], scan: tuple[np.ndarray, np.ndarray, np.ndarray],
+          solver: Solver) -> tuple[int, str]:
+    """``answer_text`` of a block already scanned (``scan_block_bytes``)."""
     plain = _one_pass_text(*scan, solver)
     if plain is not None:
         return 0, plain
-    answers = answer_block(block(), solver, scan)
+    answers = answer_block(block, solver, scan)
     return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)
 
 
+def _scan_rows(scan: tuple[np.ndarray, np.ndarray, np.ndarray], first: int, stop: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scan of lines ``first`` to ``stop`` out of the scan of many
+    (``scan_block_bytes``), as if they had been scanned alone."""
+    fields, echo, echo_ends = scan
+    stop = min(stop, len(fields))
+    start = int(echo_ends[first - 1]) if first else 0
+    end = int(echo_ends[stop - 1]) if stop > first else start
+    return fields[first:stop], echo[start:end], echo_ends[first:stop] - start
+
+
 def _job_block(job: tuple[int, bytes]) -> list[tuple[int, bytes | str]]:
-    """A ``byte_jobs`` job as one block of ``(number, raw line)``."""
+    """A ``byte_jobs`` job's lines as ``(number, raw line)``."""
     number, data = job
     return list(enumerate(job_lines(data), start=number))
 

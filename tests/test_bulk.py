@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from prefa_sim.batch import answer
 from prefa_sim.bulk import (
+    BLOCK,
     WIDOW_WEIGHT,
+    answer_block,
     byte_jobs,
     job_lines,
     quick_request,
@@ -170,8 +172,8 @@ def test_jobs_hold_the_input_lines_once_in_order_numbered_from_one(lines, last_n
 
 
 JOB_LINES = st.one_of(LINE_PARTS, st.sampled_from([
-    b'{"hands": ["AKQJ.T98.7.AKQ", "-", "T987.AKQ.J98.J"], "trump": "NT"}',
-    b'{"hands":["AKQJ.T98.7.AKQ","-","T987.AKQ.J98.J"],"widow":"AS KS","active":[0,2]}',
+    b'{"hands": ["QJT9.87.AKQ.8", "-", "-.T9.JT987.JT9"], "trump": "NT", "active": [0, 2]}',
+    b'{"hands":["QJT9.87.AKQ.8","-","-.T9.JT987.JT9"],"widow":"AK.-.-.-","active":[0,2]}',
     b'{"hands": ["AK.-.-.-", "QJ.-.-.-", "T9.-.-.-"], "trump": "s", "dealer": 1}',
 ]))
 
@@ -180,10 +182,18 @@ JOB_LINES = st.one_of(LINE_PARTS, st.sampled_from([
 @given(st.lists(st.lists(JOB_LINES, max_size=3).map(b"".join), max_size=40), st.booleans())
 def test_a_job_is_scanned_as_the_lines_it_is_split_into(lines, last_newline):
     """The scan of a job's bytes reads the lines ``job_lines`` gives, newlines and
-    carriage returns, requests and the rest alike."""
+    carriage returns, requests and the rest alike, each as if it were scanned alone."""
     data = b"\n".join(lines) + (b"\n" if last_newline and lines else b"")
-    whole, by_line = scan_bytes(data), scan_block_bytes(job_lines(data))
-    assert all(np.array_equal(a, b) for a, b in zip(whole, by_line, strict=True))
+    fields, echo, echo_ends = scan_bytes(data)
+    split = job_lines(data)
+    assert all(np.array_equal(a, b) for a, b in
+               zip((fields, echo, echo_ends), scan_block_bytes(split), strict=True))
+    start = 0
+    for k, line in enumerate(split):
+        alone, alone_echo, _ = scan_block_bytes([line])
+        assert np.array_equal(fields[k], alone[0])
+        assert echo[start:echo_ends[k]].tobytes() == alone_echo.tobytes()
+        start = echo_ends[k]
 
 
 def test_jobs_of_widow_requests_after_deals_are_not_overfull():
@@ -256,6 +266,39 @@ def test_workers_reading_a_stream_answer_as_one_process_reading_lines():
         assert sum(bad for bad, _ in jobs) == sum(bad for bad, _ in one) >= 2
     assert list(solve_lines(io.BytesIO(data), workers=1)) == one_by_one(lines)
     assert list(solve_lines(io.BytesIO(data), workers=2)) == one_by_one(lines)
+
+
+def test_lines_of_later_jobs_keep_their_numbers_and_unusual_lines_their_block():
+    """A file of more lines than a job holds: errors in later jobs carry their own line
+    numbers, with one worker or two; a job with a few unusual lines answers them a block
+    at a time, and its other blocks still in one pass."""
+    plain = json.dumps({"hands": ["QJT9.87.AKQ.8", "87.AKQJ.-.AKQ7", "-.T9.JT987.JT9"],
+                        "trump": "S", "declarer": 0}).encode()
+    lines = [plain] * 2600
+    lines[1500] = b'{"hands": [1, 2'  # not JSON, in the second job
+    lines[1800] = b""  # blank
+    lines[2450] = json.dumps({"hands": ["QJT9.87.AKQ.8", "87.AKQJ.-.AKQ7", "-.T9.JT987.JT9"],
+                              "trump": "S", "id": 7}).encode()  # a field of its own
+    data = b"\n".join(lines) + b"\n"
+    expected = one_by_one(lines)
+    assert json.loads(expected[1500][1])["line"] == 1501
+    blocks = []
+    real = answer_block
+
+    def recorded(block, *args):
+        blocks.append([number for number, _ in block])
+        return real(block, *args)
+
+    with mock.patch("prefa_sim.bulk.answer_block", side_effect=recorded):
+        one = list(solve_text(io.BytesIO(data), workers=1))
+    assert "".join(text for _, text in one) == "".join(text + "\n" for _, text in expected)
+    assert sum(bad for bad, _ in one) == 1
+    assert sorted(len(block) for block in blocks) == [BLOCK] * 3  # only the blocks of the
+    assert all(any(n in block for n in (1501, 1801, 2451)) for block in blocks)  # three
+    for workers in (1, 2):
+        assert list(solve_lines(io.BytesIO(data), workers=workers)) == expected
+    two = list(solve_text(io.BytesIO(data), workers=2))
+    assert "".join(text for _, text in two) == "".join(text for _, text in one)
 
 
 def test_the_common_requests_take_the_bulk_path_and_workers_change_nothing():

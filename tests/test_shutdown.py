@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from prefa_sim.batch import answer
+from prefa_sim.workers import ordered_map
 
 CHECK = ("import atexit, gc\n"
          "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n")
@@ -19,20 +20,34 @@ def run_python(code: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_the_command_freezes_its_objects_at_exit_after_writing_its_answer(solver):
+def test_the_command_freezes_its_objects_at_exit_not_before(solver):
     request = {"hands": ["QJT9.87.AKQ.8", "87.AKQJ.-.AKQ7", "-.T9.JT987.JT9"], "trump": "S"}
-    code = ("from prefa_sim.cli import main\n"
-            "main(['solve', '--batch', '-'], standalone_mode=False)\n")
+    code = ("import gc\nfrom prefa_sim.cli import main\n"
+            "main(['solve', '--batch', '-'], standalone_mode=False)\n"
+            "print('frozen before exit:', gc.get_freeze_count() > 0)\n")
     done = subprocess.run([sys.executable, "-c", CHECK + code], input=json.dumps(request),
                           capture_output=True, text=True, check=True)
-    written, frozen = done.stdout.splitlines()
+    written, before, at_exit = done.stdout.splitlines()
     assert json.loads(written) == answer(request, solver)
-    assert frozen == "frozen at exit: True"
+    assert before == "frozen before exit: False"
+    assert at_exit == "frozen at exit: True"
+
+
+def quick_exit_asked() -> bool:
+    """Has this process asked to end quickly?"""
+    from prefa_sim import shutdown
+
+    return shutdown._registered
+
+
+def call(fn):
+    return fn()
 
 
 def test_a_worker_freezes_its_objects_at_exit():
+    assert list(ordered_map(call, [quick_exit_asked], 1)) == [True]  # a pool's worker asks
     code = "from prefa_sim.workers import _start_worker\n_start_worker()\n"
-    assert run_python(code) == ["frozen at exit: True"]
+    assert run_python(code) == ["frozen at exit: True"]  # and what it asks for happens
 
 
 def test_a_process_that_does_not_ask_freezes_nothing():
