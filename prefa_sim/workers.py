@@ -4,9 +4,10 @@ Jobs are submitted through a bounded window, so an input of any length (a
 file of requests, a run of a billion deals) is never listed up front: memory
 stays flat.  Worker processes ignore Ctrl-C; the main process stops feeding
 them, cancels what has not started and lets them finish what they hold, so an
-interrupted run leaves no half-written file and no leaked resources.  Like
-the ``prefa`` command itself, a worker ends without the interpreter's last
-garbage collections (``quick_exit``).
+interrupted run leaves no half-written file and no leaked resources.  While the
+main process is inside the executor's own code a Ctrl-C is held back and raised
+when that step ends (``_HeldInterrupts``).  Like the ``prefa`` command itself, a
+worker ends without the interpreter's last garbage collections (``quick_exit``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import itertools
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import TypeVar
 
 from .shutdown import quick_exit
@@ -42,6 +46,9 @@ def _start_worker() -> None:
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Fresh ("spawn") worker processes that leave Ctrl-C to the main process."""
+    # Start multiprocessing's resource tracker now: starting it unblocks SIGINT, which
+    # would undo a held step's blocking for the first worker started inside it.
+    resource_tracker.ensure_running()
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                mp_context=multiprocessing.get_context("spawn"))
 
@@ -56,6 +63,80 @@ def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield batch
 
 
+POLL_SECONDS = 0.1  # how often a wait on the workers looks for a Ctrl-C held back
+
+
+class _HeldInterrupts:
+    """Ctrl-C held back while the main process is inside the executor's own code.
+
+    A KeyboardInterrupt raised there can leave one of its locks taken for good (for
+    instance inside ``concurrent.futures.wait``, whose event the executor's manager
+    thread must set next), and the pool's shutdown then waits for ever.  Within
+    ``with held:`` a Ctrl-C is only noted, and raised as KeyboardInterrupt once the
+    block has ended.  SIGINT is also blocked meanwhile, and a worker started inside
+    the block inherits that until its initializer ignores the signal (a worker still
+    importing would otherwise die of it, with a traceback).  Outside the main thread,
+    or where Ctrl-C does not raise KeyboardInterrupt, the block changes nothing.
+    """
+
+    def __init__(self) -> None:
+        self.interrupted = False  # a Ctrl-C came while the pool was working
+        self._pressed = False
+        self._previous = None
+        self._mask: set[signal.Signals] | None = None
+
+    def _note(self, signum: int, frame: object) -> None:
+        self._pressed = True
+
+    def __enter__(self) -> _HeldInterrupts:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._previous = signal.signal(signal.SIGINT, self._note)
+            if hasattr(signal, "pthread_sigmask"):
+                self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return self
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        if self._mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)  # a pending SIGINT is noted
+            self._mask = None
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+        if self._pressed:
+            self._pressed = False
+            self.interrupted = True
+            if kind is None:
+                raise KeyboardInterrupt
+
+
+def _submit(pool: ProcessPoolExecutor, held: _HeldInterrupts, fn: Callable, *args) -> Future:
+    with held:
+        return pool.submit(fn, *args)
+
+
+def _wait_first(pending: Iterable[Future], held: _HeldInterrupts) -> tuple[set, set]:
+    """Wait until one of ``pending`` is done, looking for a held Ctrl-C every
+    ``POLL_SECONDS``; (done, not done)."""
+    while True:
+        with held:
+            done, rest = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+        if done:
+            return done, rest
+
+
+def _result(future: Future, held: _HeldInterrupts):
+    """The result of a finished ``future``; a pool broken by Ctrl-C (a worker that
+    died of it) is the interrupt, not an error."""
+    try:
+        with held:
+            return future.result()
+    except BrokenProcessPool:
+        if held.interrupted:
+            raise KeyboardInterrupt from None
+        raise
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: int = 16,
                 window: int | None = None) -> Iterator[R]:
     """``fn`` over ``items`` on ``workers`` processes, results in input order.
@@ -64,43 +145,52 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     (default four per worker) in flight.
     """
     window = window or 4 * workers
+    held = _HeldInterrupts()
     with process_pool(workers) as pool:
         pending: deque[Future] = deque()
+
+        def next_results() -> list[R]:
+            first = pending.popleft()
+            _wait_first({first}, held)
+            return _result(first, held)
+
         try:
             for chunk in _batches(items, batch):
-                pending.append(pool.submit(_call_each, fn, chunk))
+                pending.append(_submit(pool, held, _call_each, fn, chunk))
                 if len(pending) >= window:
-                    yield from pending.popleft().result()
+                    yield from next_results()
             while pending:
-                yield from pending.popleft().result()
+                yield from next_results()
         finally:
-            _cancel(pool)
+            _cancel(pool, held)
 
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
                   window: int | None = None) -> Iterator[R]:
     """``fn`` over ``items`` on ``workers`` processes, results as they complete."""
     window = window or 2 * workers
+    held = _HeldInterrupts()
     with process_pool(workers) as pool:
         pending: set[Future] = set()
         try:
             for item in items:
-                pending.add(pool.submit(fn, item))
+                pending.add(_submit(pool, held, fn, item))
                 if len(pending) >= window:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    done, pending = _wait_first(pending, held)
                     for future in done:
-                        yield future.result()
+                        yield _result(future, held)
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = _wait_first(pending, held)
                 for future in done:
-                    yield future.result()
+                    yield _result(future, held)
         finally:
-            _cancel(pool)
+            _cancel(pool, held)
 
 
-def _cancel(pool: ProcessPoolExecutor) -> None:
+def _cancel(pool: ProcessPoolExecutor, held: _HeldInterrupts) -> None:
     """Stop feeding: drop the jobs not started, let the running ones finish."""
-    pool.shutdown(wait=True, cancel_futures=True)
+    with held:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class SchedulerError(ValueError):

@@ -1,0 +1,82 @@
+"""Worker pools and Ctrl-C: an interrupt never lands inside the executor's own code, and
+a pool interrupted at any moment (workers still starting, jobs in flight) ends at once,
+with no worker's traceback."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from prefa_sim.workers import _HeldInterrupts, ordered_map, unordered_map
+
+
+def sigint_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_a_ctrl_c_inside_a_held_step_is_raised_when_the_step_ends():
+    held = _HeldInterrupts()
+    reached = []
+    with pytest.raises(KeyboardInterrupt), held:
+        assert sigint_blocked()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # had the signal been raised here, the next line would not run
+        reached.append("end of the step")
+    assert reached == ["end of the step"] and held.interrupted
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not sigint_blocked()
+    with held:  # the interrupt was raised once, not again at the next step
+        pass
+
+
+def test_a_step_without_ctrl_c_changes_nothing():
+    held = _HeldInterrupts()
+    with held:
+        pass
+    assert not held.interrupted and not sigint_blocked()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+STRESS = """
+import os, random, signal, sys, threading, time
+from prefa_sim.workers import ordered_map, unordered_map
+
+random.seed(int(sys.argv[1]))
+rounds = int(sys.argv[2])
+interrupted = 0
+for r in range(rounds):
+    # Ctrl-C to the whole process group, as a terminal sends it: while the workers are
+    # still starting (importing) or already busy with jobs
+    timer = threading.Timer(random.uniform(0.05, 0.5), os.killpg,
+                            (os.getpgid(0), signal.SIGINT))
+    timer.start()
+    runs = (ordered_map(time.sleep, [0.002] * 100000, 2, batch=4) if r % 2 else
+            unordered_map(time.sleep, [0.002] * 100000, 2, window=16))
+    try:
+        for _ in runs:
+            pass
+    except KeyboardInterrupt:
+        interrupted += 1
+    timer.join()
+print(interrupted, "of", rounds, "interrupted")
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_pools_interrupted_at_any_moment_end_at_once_and_quietly(seed):
+    rounds = 10
+    done = subprocess.run([sys.executable, "-c", STRESS, str(seed), str(rounds)],
+                          capture_output=True, text=True, timeout=120,
+                          start_new_session=True)  # its own group, for its Ctrl-C
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(rounds), "of", str(rounds), "interrupted"]
+    assert "Traceback" not in done.stderr and "leaked" not in done.stderr
+
+
+def test_the_maps_still_answer_in_order_and_in_full():
+    items = list(range(200))
+    assert list(ordered_map(abs, [-i for i in items], 2, batch=7)) == items
+    assert sorted(unordered_map(abs, [-i for i in items], 2)) == items
