@@ -9,7 +9,7 @@ import click
 from prefa_sim.cards import CardError, parse_strain
 from prefa_sim.simulate import describe_run
 from prefa_sim.stats.groups import parse_where
-from prefa_sim.stats.html import report_html, write_report
+from prefa_sim.stats.html import report_html, report_path_problem, write_report
 
 from .common import PrefaCommand
 
@@ -29,11 +29,8 @@ from .common import PrefaCommand
 def report(dataset, out, title, where, trump, bootstrap):
     """Write one self-contained HTML page about DATASET: what made it, make-rate tables,
     the defence tables and the figures, every figure with its interval."""
-    if Path(out).suffix.lower() not in (".html", ".htm"):
-        raise click.BadParameter(f"{out}: the report is an .html file", param_hint="-o")
-    if not Path(out).parent.is_dir():
-        raise click.BadParameter(f"the folder {Path(out).parent} does not exist",
-                                 param_hint="-o")
+    if problem := report_path_problem(out):
+        raise click.BadParameter(problem, param_hint="-o")
     try:
         strain = parse_strain(trump)
         if strain.name == "NT":

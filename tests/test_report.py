@@ -107,3 +107,14 @@ def test_a_figure_with_nothing_to_draw_is_a_note(tmp_path):
     assert "No defence tables: no rows of" in text and "meet --where declarer == 9" in text
     assert "The dataset has no run record" in text
     assert text.count("data:image/png;base64,") == 3
+
+
+def test_write_report_refuses_a_path_it_cannot_use_and_writes_nothing(tmp_path):
+    from prefa_sim.stats.html import write_report
+
+    for out, message in ((tmp_path / "page.txt", "an .html file"),
+                         (tmp_path / "no" / "page.html", "the folder")):
+        with pytest.raises(ValueError, match=message):
+            write_report("<p>page</p>", out)
+    assert list(tmp_path.iterdir()) == []
+    assert write_report("<p>page</p>", tmp_path / "page.HTM").read_text() == "<p>page</p>"

@@ -160,12 +160,23 @@ somewhat narrow; money carries bootstrap intervals over deals.</p>
 """
 
 
+def report_path_problem(out: str | Path) -> str | None:
+    """Why a report cannot be written to ``out`` (not .html or .htm, no such folder), or
+    None; a command can ask before the work of the page instead of after it."""
+    out = Path(out)
+    if out.suffix.lower() not in (".html", ".htm"):
+        return f"{out}: the report is an .html file"
+    if not out.parent.is_dir():
+        return f"{out}: the folder {out.parent} does not exist"
+    return None
+
+
 def write_report(text: str, out: str | Path) -> Path:
     """Write the page through a temporary file and a rename: a failed write leaves an
     earlier report whole."""
     out = Path(out)
-    if not out.parent.is_dir():
-        raise OSError(f"cannot write {out}: the folder {out.parent} does not exist")
+    if problem := report_path_problem(out):
+        raise ValueError(problem)
     try:
         fd, temporary = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.",
                                          suffix=".tmp")
