@@ -3,6 +3,7 @@ it between runs."""
 
 import os
 import random
+import time
 from itertools import combinations
 
 import numpy as np
@@ -160,12 +161,18 @@ def test_the_table_is_kept_in_the_cache_folder_and_a_damaged_file_built_again(tm
         other.write_bytes(b"old")
         os.utime(other, (1e9 - age, 1e9 - age))
         others.append(other)
+    killed = tmp_path / "endgame-2h-6-0000000000000000killed.tmp"  # a writer killed long ago
+    killed.write_bytes(b"half")
+    os.utime(killed, (time.time() - 7200, time.time() - 7200))
+    writing = tmp_path / "endgame-2h-6-0000000000000000writing.tmp"  # another writer, now
+    writing.write_bytes(b"half")
     endgame_table.cache_clear()
     try:
         built = endgame_table()
         kept = cache_path()
         assert kept.parent == tmp_path and kept.exists()
-        assert sorted(tmp_path.iterdir()) == sorted([kept, *others[:2]])  # the oldest went
+        # the oldest table and the stale temporary file went
+        assert sorted(tmp_path.iterdir()) == sorted([kept, *others[:2], writing])
         endgame_table.cache_clear()
         assert np.array_equal(endgame_table(), built)  # read back
         kept.write_bytes(kept.read_bytes()[:1000])  # cut short

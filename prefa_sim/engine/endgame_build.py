@@ -10,6 +10,7 @@ in a few milliseconds; where no folder can be written, each process builds it.
 import hashlib
 import os
 import tempfile
+import time
 from functools import cache
 from pathlib import Path
 
@@ -48,6 +49,7 @@ from .search import (
 _TABLE_BITS = 15
 _FILE_PREFIX = "endgame-2h-"
 _KEPT_VERSIONS = 3
+_STALE_SECONDS = 3600  # a temporary file this old was left by a writer that was killed
 
 
 @njit(cache=True)
@@ -189,8 +191,10 @@ def _write(endgame: np.ndarray, path: Path) -> None:
     """Keep the table at ``path`` (written to a temporary file, then renamed, so that a
     reader never sees half a table), and of the tables of other versions only the
     ``_KEPT_VERSIONS - 1`` written last (two installs of different versions on one
-    machine each keep theirs).  A folder that cannot be written leaves the table unkept:
-    it is built again next time."""
+    machine each keep theirs).  Temporary files over an hour old, left by writers that
+    were killed, are removed; younger ones may be another process's write in progress.
+    A folder that cannot be written leaves the table unkept: it is built again next
+    time."""
     temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -204,6 +208,10 @@ def _write(endgame: np.ndarray, path: Path) -> None:
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for other in others[_KEPT_VERSIONS - 1:]:
             other.unlink(missing_ok=True)
+        now = time.time()
+        for stale in path.parent.glob(f"{_FILE_PREFIX}*.tmp"):
+            if now - stale.stat().st_mtime > _STALE_SECONDS:
+                stale.unlink(missing_ok=True)
     except OSError:
         pass
     finally:
