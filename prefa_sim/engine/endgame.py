@@ -32,10 +32,10 @@ from numba import njit
 
 from .bits import lowest_bit, popcount
 from .lookup import RANK_CARDS, RELATIVE_RANKS
+from .suits import trump_held
 
 ENDGAME_TRICKS = 6
 """Tricks left up to which the table holds every 2-hand trick start."""
-NO_TRUMP = 4
 REACHED_SHIFT = 4
 FAILED_SHIFT = 16
 _COUNT_BITS = 3
@@ -93,11 +93,6 @@ EMPTY_ENDGAME = np.zeros(1, dtype=np.int32)
 """A table that covers no tricks: the search never reads it."""
 
 
-@njit(cache=True, inline="always")
-def _trump_held(in_play, trump):
-    """Does anyone still hold a card of the trump suit (``trump``, or ``NO_TRUMP``)?"""
-    return trump < NO_TRUMP and ((in_play >> (8 * trump)) & 255) != 0
-
 
 @njit(cache=True, inline="always")
 def canonical_suit(slot, trump_held, trump):
@@ -112,18 +107,18 @@ def canonical_suit(slot, trump_held, trump):
 def endgame_index(declarer_hand, defender_hand, declarer_leads, trump, tricks):
     """The table entry (from 0) of a 2-hand trick start with ``tricks`` tricks left."""
     in_play = declarer_hand | defender_hand
-    trump_held = _trump_held(in_play, trump)
+    held = trump_held(in_play, trump)
     pattern = np.int64(0)
     shift = 0
     shape = 0
     for slot in range(4):
-        sh = 8 * canonical_suit(slot, trump_held, trump)
+        sh = 8 * canonical_suit(slot, held, trump)
         rem = (in_play >> sh) & 255
         pattern |= np.int64(RELATIVE_RANKS[(rem << 8) | ((declarer_hand >> sh) & 255)]) << shift
         length = popcount(rem)
         shift += length
         shape = shape * 9 + length
-    group = SHAPE_RANKS[trump_held * 9 ** 4 + shape] * 2 + declarer_leads
+    group = SHAPE_RANKS[held * 9 ** 4 + shape] * 2 + declarer_leads
     return LEVEL_BASE[tricks] + group * LEVEL_STRIDE[tricks] + _PATTERN_RANKS[pattern]
 
 
@@ -138,12 +133,12 @@ def endgame_lookup(table, declarer_hand, defender_hand, declarer_leads, trump, t
     tricks_reached = entry & 15
     counts = entry >> (REACHED_SHIFT if target <= tricks_reached else FAILED_SHIFT)
     in_play = declarer_hand | defender_hand
-    trump_held = _trump_held(in_play, trump)
+    held = trump_held(in_play, trump)
     rel = np.int64(0)
     for slot in range(4):
         k = (counts >> (_COUNT_BITS * slot)) & _ALL_CARDS
         if k:
-            sh = 8 * canonical_suit(slot, trump_held, trump)
+            sh = 8 * canonical_suit(slot, held, trump)
             rem = (in_play >> sh) & 255
             length = popcount(rem)
             if k == _ALL_CARDS or k >= length:

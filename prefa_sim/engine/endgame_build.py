@@ -23,7 +23,6 @@ from .endgame import (
     ENDGAME_ENTRIES,
     ENDGAME_TRICKS,
     FAILED_SHIFT,
-    NO_TRUMP,
     REACHED_SHIFT,
     endgame_index,
     relevance_counts,
@@ -45,6 +44,7 @@ from .search import (
     WORK_COLUMNS,
     search,
 )
+from .suits import NO_TRUMP
 
 _TABLE_BITS = 15
 _FILE_PREFIX = "endgame-2h-"

@@ -57,6 +57,7 @@ from .endgame import endgame_lookup
 from .lookup import RANK_CARDS, RELATIVE_RANKS, TRUMP_TRICKS
 from .suits import (
     ALL_SUITS,
+    NO_TRUMP,
     RANK_BITS,
     SUIT_BITS,
     at_or_above_bottom,
@@ -68,6 +69,7 @@ from .suits import (
     suit_total,
     suits_at_least,
     top_of_each_suit,
+    trump_held,
 )
 
 CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
@@ -99,7 +101,6 @@ ORDER_LOW, ORDER_HIGH, ORDER_RANK, ORDER_LONGEST, ORDER_SHORTEST = range(5)
 """Orders within a group: lowest card first; highest first; lowest rank first, any suit;
 suit by suit, from the mover's longest (or shortest) suit, lowest card first."""
 
-NO_TRUMP = 4
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 # Columns of the transposition table: the length key, the data word, the rank key
@@ -168,9 +169,7 @@ def legal_moves(hand, lead_card, trump):
 def strain_in_play(hands, trump):
     """The strain the rest of play goes by: ``trump``, or no-trumps once no one holds a
     trump (at a trick start)."""
-    if trump < NO_TRUMP and not ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & SUIT_BITS:
-        return NO_TRUMP
-    return trump
+    return trump if trump_held(hands[0] | hands[1] | hands[2], trump) else NO_TRUMP
 
 
 @njit(cache=True, inline="always")

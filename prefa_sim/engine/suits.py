@@ -14,6 +14,15 @@ ALL_SUITS = 0xFFFFFFFF
 _HIGH = 0x80808080
 RANK_BITS = 0x01010101
 SUIT_BITS = 255
+NO_TRUMP = 4
+"""The strain number of no-trumps (the suits are 0 to 3)."""
+
+
+@njit(cache=True, inline="always")
+def trump_held(in_play, trump):
+    """Does anyone still hold a card of the trump suit (``trump``, or ``NO_TRUMP``)?
+    ``in_play``: every card still in the hands."""
+    return trump < NO_TRUMP and ((in_play >> (8 * trump)) & SUIT_BITS) != 0
 
 
 @njit(cache=True, inline="always")
