@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import resource_tracker
+from contextlib import contextmanager
 from typing import TypeVar
 
 from .shutdown import quick_exit
@@ -46,9 +46,6 @@ def _start_worker() -> None:
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """Fresh ("spawn") worker processes that leave Ctrl-C to the main process."""
-    # Start multiprocessing's resource tracker now: starting it unblocks SIGINT, which
-    # would undo a held step's blocking for the first worker started inside it.
-    resource_tracker.ensure_running()
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                mp_context=multiprocessing.get_context("spawn"))
 
@@ -72,42 +69,49 @@ class _HeldInterrupts:
     A KeyboardInterrupt raised there can leave one of its locks taken for good (for
     instance inside ``concurrent.futures.wait``, whose event the executor's manager
     thread must set next), and the pool's shutdown then waits for ever.  Within
-    ``with held:`` a Ctrl-C is only noted, and raised as KeyboardInterrupt once the
-    block has ended.  SIGINT is also blocked meanwhile, and a worker started inside
-    the block inherits that until its initializer ignores the signal (a worker still
-    importing would otherwise die of it, with a traceback).  Outside the main thread,
-    or where Ctrl-C does not raise KeyboardInterrupt, the block changes nothing.
+    ``with held:`` SIGINT is blocked and, in the main thread, its Python handler only
+    notes a press; once the block has ended the handler that was there before is
+    called (the usual one raises KeyboardInterrupt).  A worker started inside the
+    block inherits the blocked signal until its initializer ignores it (a worker still
+    importing would otherwise die of it, with a traceback).  A pool found broken after
+    a press (a worker that died of it) counts as the interrupt.
     """
 
     def __init__(self) -> None:
         self.interrupted = False  # a Ctrl-C came while the pool was working
         self._pressed = False
+        self._frame = None
         self._previous = None
         self._mask: set[signal.Signals] | None = None
 
-    def _note(self, signum: int, frame: object) -> None:
-        self._pressed = True
+    def _note(self, signum: int, frame) -> None:
+        self._pressed, self._frame = True, frame
 
     def __enter__(self) -> _HeldInterrupts:
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is signal.SIG_IGN:
+            return self
+        if threading.current_thread() is threading.main_thread() and callable(handler):
             self._previous = signal.signal(signal.SIGINT, self._note)
-            if hasattr(signal, "pthread_sigmask"):
-                self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        if hasattr(signal, "pthread_sigmask"):
+            self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         return self
 
-    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: object,
+                 traceback: object) -> None:
         if self._mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)  # a pending SIGINT is noted
-            self._mask = None
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
-        if self._pressed:
-            self._pressed = False
+            mask, self._mask = self._mask, None
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a waiting SIGINT is noted
+        pressed, frame, self._pressed, self._frame = self._pressed, self._frame, False, None
+        previous, self._previous = self._previous, None
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        if pressed:
             self.interrupted = True
-            if kind is None:
-                raise KeyboardInterrupt
+        if kind is not None and issubclass(kind, BrokenProcessPool) and self.interrupted:
+            raise KeyboardInterrupt from None
+        if pressed and (kind is None or issubclass(kind, Exception)):
+            previous(signal.SIGINT, frame)  # as if the press came now
 
 
 def _submit(pool: ProcessPoolExecutor, held: _HeldInterrupts, fn: Callable, *args) -> Future:
@@ -126,15 +130,26 @@ def _wait_first(pending: Iterable[Future], held: _HeldInterrupts) -> tuple[set, 
 
 
 def _result(future: Future, held: _HeldInterrupts):
-    """The result of a finished ``future``; a pool broken by Ctrl-C (a worker that
-    died of it) is the interrupt, not an error."""
+    with held:
+        return future.result()
+
+
+@contextmanager
+def _running_pool(workers: int, held: _HeldInterrupts) -> Iterator[ProcessPoolExecutor]:
+    """A pool that, however its user stops, drops the jobs not started and lets the
+    running ones finish (a Ctrl-C meanwhile does not cut them short)."""
+    pool = process_pool(workers)
+    stopping = True  # until the user's block ends without an interrupt or error
     try:
-        with held:
-            return future.result()
-    except BrokenProcessPool:
-        if held.interrupted:
-            raise KeyboardInterrupt from None
-        raise
+        yield pool
+        stopping = False
+    finally:
+        try:
+            with held:
+                pool.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:
+            if not stopping:  # pressed during a normal end: that is the interrupt
+                raise
 
 
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: int = 16,
@@ -146,7 +161,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     """
     window = window or 4 * workers
     held = _HeldInterrupts()
-    with process_pool(workers) as pool:
+    with _running_pool(workers, held) as pool:
         pending: deque[Future] = deque()
 
         def next_results() -> list[R]:
@@ -154,15 +169,12 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
             _wait_first({first}, held)
             return _result(first, held)
 
-        try:
-            for chunk in _batches(items, batch):
-                pending.append(_submit(pool, held, _call_each, fn, chunk))
-                if len(pending) >= window:
-                    yield from next_results()
-            while pending:
+        for chunk in _batches(items, batch):
+            pending.append(_submit(pool, held, _call_each, fn, chunk))
+            if len(pending) >= window:
                 yield from next_results()
-        finally:
-            _cancel(pool, held)
+        while pending:
+            yield from next_results()
 
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
@@ -170,27 +182,18 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
     """``fn`` over ``items`` on ``workers`` processes, results as they complete."""
     window = window or 2 * workers
     held = _HeldInterrupts()
-    with process_pool(workers) as pool:
+    with _running_pool(workers, held) as pool:
         pending: set[Future] = set()
-        try:
-            for item in items:
-                pending.add(_submit(pool, held, fn, item))
-                if len(pending) >= window:
-                    done, pending = _wait_first(pending, held)
-                    for future in done:
-                        yield _result(future, held)
-            while pending:
+        for item in items:
+            pending.add(_submit(pool, held, fn, item))
+            if len(pending) >= window:
                 done, pending = _wait_first(pending, held)
                 for future in done:
                     yield _result(future, held)
-        finally:
-            _cancel(pool, held)
-
-
-def _cancel(pool: ProcessPoolExecutor, held: _HeldInterrupts) -> None:
-    """Stop feeding: drop the jobs not started, let the running ones finish."""
-    with held:
-        pool.shutdown(wait=True, cancel_futures=True)
+        while pending:
+            done, pending = _wait_first(pending, held)
+            for future in done:
+                yield _result(future, held)
 
 
 class SchedulerError(ValueError):

@@ -7,9 +7,12 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
+from prefa_sim import workers
 from prefa_sim.workers import _HeldInterrupts, ordered_map, unordered_map
 
 
@@ -38,6 +41,55 @@ def test_a_step_without_ctrl_c_changes_nothing():
         pass
     assert not held.interrupted and not sigint_blocked()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_another_handler_is_called_after_the_step_and_an_error_in_it_is_no_excuse():
+    calls = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        with _HeldInterrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            assert calls == []
+        assert calls == [signal.SIGINT]  # called once the step ended, and only then
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pytest.raises(KeyboardInterrupt) as caught, _HeldInterrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        raise ValueError("the step failed as well")
+    assert isinstance(caught.value.__context__, ValueError)  # the press wins, the error kept
+    held = _HeldInterrupts()
+    with pytest.raises(KeyboardInterrupt), held:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        raise BrokenProcessPool("a worker died of the Ctrl-C")
+
+
+@pytest.mark.parametrize("step", ["submit", "wait", "result", "shutdown"])
+@pytest.mark.parametrize("mapping", ["ordered", "unordered"])
+def test_a_ctrl_c_inside_each_executor_call_is_raised_once_the_call_ends(step, mapping,
+                                                                         monkeypatch):
+    finished = []
+
+    def pressing(original):
+        def call(*args, **kwargs):
+            if not finished:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # a KeyboardInterrupt raised here skips the next line
+                finished.append(step)
+            return original(*args, **kwargs)
+        return call
+
+    owner = {"submit": ProcessPoolExecutor, "shutdown": ProcessPoolExecutor,
+             "result": Future, "wait": workers}[step]
+    monkeypatch.setattr(owner, step, pressing(getattr(owner, step)))
+    items = range(-40, 0)
+    run = (ordered_map(abs, items, 2, batch=5) if mapping == "ordered" else
+           unordered_map(abs, items, 2))
+    with pytest.raises(KeyboardInterrupt):
+        list(run)
+    assert finished == [step]
 
 
 STRESS = """
