@@ -5,8 +5,8 @@ file of requests, a run of a billion deals) is never listed up front: memory
 stays flat.  Worker processes ignore Ctrl-C; the main process stops feeding
 them, cancels what has not started and lets them finish what they hold, so an
 interrupted run leaves no half-written file and no leaked resources.  While the
-main process is inside the executor's own code a Ctrl-C is held back and raised
-when that step ends (``_HeldInterrupts``).  Like the ``prefa`` command itself, a
+main process is inside the executor's own code a Ctrl-C is held back until
+that step ends (``_HeldInterrupts``).  Like the ``prefa`` command itself, a
 worker ends without the interpreter's last garbage collections (``quick_exit``).
 """
 
