@@ -20,7 +20,7 @@ from ..cards import Strain
 from .defence import defence_stats
 from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
 from .groups import StatsError, group_make_rates
-from .output import makerate_rows
+from .output import file_path_problem, makerate_rows
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
@@ -163,12 +163,7 @@ somewhat narrow; money carries bootstrap intervals over deals.</p>
 def report_path_problem(out: str | Path) -> str | None:
     """Why a report cannot be written to ``out`` (not .html or .htm, no such folder), or
     None; a command can ask before the work of the page instead of after it."""
-    out = Path(out)
-    if out.suffix.lower() not in (".html", ".htm"):
-        return f"{out}: the report is an .html file"
-    if not out.parent.is_dir():
-        return f"{out}: the folder {out.parent} does not exist"
-    return None
+    return file_path_problem(out, (".html", ".htm"), "the report is an .html file")
 
 
 def write_report(text: str, out: str | Path) -> Path:

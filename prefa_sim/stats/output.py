@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..cards import Strain
 from ..contracts import MAX_LEVEL, MIN_LEVEL
@@ -12,6 +13,18 @@ from ..jsonl import dumps
 from .groups import GroupRates
 
 FORMATS = ("table", "csv", "json", "markdown")
+
+
+def file_path_problem(out: str | Path, endings: Sequence[str], wrong_ending: str) -> str | None:
+    """Why a file cannot be written to ``out`` (its ending not one of ``endings``, said as
+    ``wrong_ending``; no such folder), or None: a command can ask before a long piece of
+    work instead of after it."""
+    out = Path(out)
+    if out.suffix.lower() not in endings:
+        return f"{out}: {wrong_ending}"
+    if not out.parent.is_dir():
+        return f"{out}: the folder {out.parent} does not exist"
+    return None
 
 
 def makerate_rows(groups: Sequence[GroupRates], by: Sequence[str],

@@ -21,6 +21,7 @@ from ..cards import Strain  # noqa: E402
 from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
 from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats  # noqa: E402
 from .groups import StatsError, group_make_rates  # noqa: E402
+from .output import file_path_problem  # noqa: E402
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
              "#000000")
@@ -274,12 +275,7 @@ def _player_label(name: str, width: int = 14) -> str:
 def figure_path_problem(out: str | Path) -> str | None:
     """Why a figure cannot be written to ``out`` (not .png or .svg, no such folder), or
     None; a command can ask before a long run instead of after it."""
-    out = Path(out)
-    if out.suffix.lower() not in (".png", ".svg"):
-        return f"{out}: a figure is written as .png or .svg"
-    if not out.parent.is_dir():
-        return f"{out}: the folder {out.parent} does not exist"
-    return None
+    return file_path_problem(out, (".png", ".svg"), "a figure is written as .png or .svg")
 
 
 def save(fig, out: str | Path) -> Path:
