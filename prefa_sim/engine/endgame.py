@@ -93,12 +93,11 @@ EMPTY_ENDGAME = np.zeros(1, dtype=np.int32)
 """A table that covers no tricks: the search never reads it."""
 
 
-
 @njit(cache=True, inline="always")
-def canonical_suit(slot, trump_held, trump):
+def canonical_suit(slot, held, trump):
     """The suit at ``slot`` of the canonical order: the trump suit first while trumps are
-    held, the other suits after it in their order; else the natural order."""
-    if not trump_held or slot > trump:
+    ``held``, the other suits after it in their order; else the natural order."""
+    if not held or slot > trump:
         return slot
     return trump if slot == 0 else slot - 1
 
