@@ -568,16 +568,10 @@ def _over_input(lines: Iterable[bytes | str] | BinaryIO, workers: int | None,
                 on_block: Callable[[list[tuple[int, bytes | str]], Solver], R],
                 on_job: Callable[[tuple[int, bytes], Solver], R]) -> Iterator[R]:
     """In input order, ``on_job(job, solver)`` for each of ``byte_jobs`` when the input is
-    a binary stream, else ``on_block(block, solver)`` for each of ``raw_blocks``: here
-    with one solver, or on worker processes each with its own."""
+    a binary stream, else ``on_block(block, solver)`` for each of ``raw_blocks``, on
+    ``workers`` processes (this one included), each with its own solver."""
     workers = workers or default_workers()
-    binary = isinstance(lines, io.BufferedIOBase | io.RawIOBase)
-    if workers == 1:
-        solver = Solver()
-        if binary:
-            return (on_job(job, solver) for job in byte_jobs(lines))
-        return (on_block(block, solver) for block in raw_blocks(lines))
-    if binary:
+    if isinstance(lines, io.BufferedIOBase | io.RawIOBase):
         return ordered_map(partial(_on_worker, on_job), byte_jobs(lines), workers, batch=1)
     return ordered_map(partial(_on_worker, on_block), raw_blocks(lines), workers,
                        batch=BLOCKS_PER_JOB)

@@ -146,7 +146,7 @@ TRICKS_KEY = ',"declarer_tricks":'
 _TRICKS_KEY = np.frombuffer(TRICKS_KEY.encode(), dtype=np.uint8)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a process solving a batch still feeds its workers
 def plain_answers(echo, echo_ends, tricks):
     """The answer lines of a block of qualifying one-strain requests without a widow: each
     answer's start (``scan_block_bytes``), its declarer's tricks and a newline, as bytes."""
@@ -458,7 +458,7 @@ def _write_start(buf, n_keys, seen, active, order, spans, values, names, name_le
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a process solving a batch still feeds its workers
 def scan_requests(buf, starts, ends, names, name_lengths, ranks, strains, leaders, fields,
                   echo, echo_ends):
     """Scan each line ``buf[starts[i]:ends[i]]``: its ``fields`` (see ``OK`` to ``MASK``)

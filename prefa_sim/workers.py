@@ -1,5 +1,10 @@
 """Work spread over local processes, fed a few jobs at a time.
 
+``ordered_map`` counts the calling process as one of its workers: it answers
+jobs itself while the processes it started hold as many as they can use, so that
+no core is left to a process that only hands work over (on two cores, two
+workers are this process and one other).
+
 Jobs are submitted through a bounded window, so an input of any length (a
 file of requests, a run of a billion deals) is never listed up front: memory
 stays flat.  Worker processes ignore Ctrl-C; the main process stops feeding
@@ -152,29 +157,61 @@ def _running_pool(workers: int, held: _HeldInterrupts) -> Iterator[ProcessPoolEx
                 raise
 
 
+AHEAD = 2
+"""Batches a started worker holds at once under ``ordered_map``: the one it is answering
+and the next, so that it never waits for the main process (busy with a batch of its own)
+to hand it more."""
+
+
+def _done_here(fn: Callable[[T], R], batch: list[T]) -> Future:
+    """``fn`` over ``batch`` in this process, as a finished future: an error in it is
+    raised at its turn, after the results of the batches before it."""
+    future: Future = Future()
+    try:
+        future.set_result(_call_each(fn, batch))
+    except Exception as exc:  # noqa: BLE001 - kept for its turn, as a worker's would be
+        future.set_exception(exc)
+    return future
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: int = 16,
                 window: int | None = None) -> Iterator[R]:
-    """``fn`` over ``items`` on ``workers`` processes, results in input order.
+    """``fn`` over ``items`` on ``workers`` processes, this one included, results in
+    input order.
 
-    Items go to the workers ``batch`` at a time, at most ``window`` batches
-    (default four per worker) in flight.
+    ``workers - 1`` processes are started (none for one).  Items go ``batch`` at a time
+    to a started worker while it holds fewer than ``AHEAD`` batches; otherwise this
+    process answers the batch itself, so that on a machine with as many cores as
+    workers no core is left to a process that only hands work over.  At most
+    ``window`` batches (default four per worker) wait for their turn.
     """
     window = window or 4 * workers
+    if workers <= 1:
+        yield from (result for chunk in _batches(items, batch) for result in
+                    _call_each(fn, chunk))
+        return
     held = _HeldInterrupts()
-    with _running_pool(workers, held) as pool:
-        pending: deque[Future] = deque()
+    with _running_pool(workers - 1, held) as pool:
+        pending: deque[Future] = deque()  # in input order, not yet yielded
+        away: set[Future] = set()  # handed to the started workers, not yet done
 
-        def next_results() -> list[R]:
+        def head_results() -> list[R]:
             first = pending.popleft()
             _wait_first({first}, held)
             return _result(first, held)
 
         for chunk in _batches(items, batch):
-            pending.append(_submit(pool, held, _call_each, fn, chunk))
-            if len(pending) >= window:
-                yield from next_results()
+            away = {future for future in away if not future.done()}
+            if len(away) < AHEAD * (workers - 1):
+                future = _submit(pool, held, _call_each, fn, chunk)
+                away.add(future)
+            else:
+                future = _done_here(fn, chunk)
+            pending.append(future)
+            while pending and (pending[0].done() or len(pending) >= window):
+                yield from head_results()
         while pending:
-            yield from next_results()
+            yield from head_results()
 
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,

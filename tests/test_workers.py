@@ -2,6 +2,7 @@
 a pool interrupted at any moment (workers still starting, jobs in flight) ends at once,
 with no worker's traceback."""
 
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -132,3 +133,35 @@ def test_the_maps_still_answer_in_order_and_in_full():
     items = list(range(200))
     assert list(ordered_map(abs, [-i for i in items], 2, batch=7)) == items
     assert sorted(unordered_map(abs, [-i for i in items], 2)) == items
+
+
+def where(job: tuple[int, float, int | None]) -> tuple[int, int]:
+    """A job's number and the process that answered it, after ``seconds`` of work;
+    job ``fail_at`` fails, naming the process it failed in."""
+    number, seconds, fail_at = job
+    time.sleep(seconds)
+    if number == fail_at:
+        raise ValueError(f"job {number} failed in process {os.getpid()}")
+    return number, os.getpid()
+
+
+def test_the_ordered_map_shares_the_work_with_the_calling_process():
+    answers = list(ordered_map(where, [(i, 0.02, None) for i in range(40)], 2, batch=1))
+    assert [number for number, _ in answers] == list(range(40))
+    places = [pid for _, pid in answers]
+    assert len(set(places)) == 2 and os.getpid() in places  # this process and one started
+    assert places[0] != os.getpid()  # the first batch goes away, to start the worker early
+
+
+def test_an_ordered_map_on_one_worker_starts_no_process():
+    answers = list(ordered_map(where, [(i, 0, None) for i in range(10)], 1, batch=3))
+    assert answers == [(i, os.getpid()) for i in range(10)]
+    assert not multiprocessing.active_children()
+
+
+def test_an_error_in_a_batch_answered_here_comes_at_its_turn():
+    got = []
+    with pytest.raises(ValueError, match=f"job 5 failed in process {os.getpid()}$"):
+        for answer in ordered_map(where, [(i, 0.05, 5) for i in range(12)], 2, batch=1):
+            got.append(answer)
+    assert [number for number, _ in got] == [0, 1, 2, 3, 4]  # every batch before it, in full

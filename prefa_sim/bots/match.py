@@ -44,9 +44,7 @@ def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
     jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
             for start in range(0, deals, chunk))
     rows: list[list[float]] = []
-    runner = (map(_deal_chunk, jobs) if workers <= 1
-              else ordered_map(_deal_chunk, jobs, workers, batch=1))
-    for block in runner:
+    for block in ordered_map(_deal_chunk, jobs, workers, batch=1):
         rows.extend(block)
         if progress:
             progress(len(rows))

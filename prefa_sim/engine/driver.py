@@ -287,7 +287,7 @@ def discard_score(hands, declarer, leader, trump, active):
     return 16 * estimate_tricks(hands, declarer, leader, trump, active) + voids
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a process solving a batch still feeds its workers
 def solve_many(deals, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, out, fresh_table):
     """Solve positions at a trick start: ``deals[i] = [h0, h1, h2, trump, leader, declarer,
     active_mask]``, hands of seats out of play ignored.
@@ -312,7 +312,7 @@ def solve_many(deals, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, 
                                 endgame, work, moves, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a process solving a batch still feeds its workers
 def widow_many(cells, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, best, reaches):
     """``widow_search`` over many cells in one call: ``cells[i] = [h0, h1, h2, hand12,
     trump, leader, declarer, active_mask]`` (the declarer's own entry and the hands of
