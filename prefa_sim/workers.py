@@ -180,15 +180,14 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     input order.
 
     ``workers - 1`` processes are started (none for one).  Items go ``batch`` at a time
-    to a started worker while it holds fewer than ``AHEAD`` batches; otherwise this
-    process answers the batch itself, so that on a machine with as many cores as
+    to the started workers while they hold fewer than ``AHEAD`` batches each; otherwise
+    this process answers the batch itself, so that on a machine with as many cores as
     workers no core is left to a process that only hands work over.  At most
     ``window`` batches (default four per worker) wait for their turn.
     """
     window = window or 4 * workers
     if workers <= 1:
-        yield from (result for chunk in _batches(items, batch) for result in
-                    _call_each(fn, chunk))
+        yield from map(fn, items)
         return
     held = _HeldInterrupts()
     with _running_pool(workers - 1, held) as pool:
