@@ -179,8 +179,9 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     """``fn`` over ``items`` on ``workers`` processes, this one included, results in
     input order.
 
-    ``workers - 1`` processes are started (none for one).  Items go ``batch`` at a time
-    to the started workers while they hold fewer than ``AHEAD`` batches each; otherwise
+    ``workers - 1`` processes are started (none for one), at once.  This process
+    answers the first batch while they start; after it, items go ``batch`` at a time to
+    the started workers while they hold fewer than ``AHEAD`` batches each, and otherwise
     this process answers the batch itself, so that on a machine with as many cores as
     workers no core is left to a process that only hands work over.  At most
     ``window`` batches (default four per worker) wait for their turn.
@@ -199,9 +200,11 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
             _wait_first({first}, held)
             return _result(first, held)
 
-        for chunk in _batches(items, batch):
+        for _ in range(workers - 1):  # start them: they load fn's modules meanwhile
+            _submit(pool, held, _call_each, fn, [])
+        for number, chunk in enumerate(_batches(items, batch)):
             away = {future for future in away if not future.done()}
-            if len(away) < AHEAD * (workers - 1):
+            if number and len(away) < AHEAD * (workers - 1):
                 future = _submit(pool, held, _call_each, fn, chunk)
                 away.add(future)
             else:
