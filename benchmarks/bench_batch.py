@@ -24,7 +24,7 @@ fill the solver's table, the second N are timed, so every measure meets the same
   Beside it: how much work two processes do at once on this machine against one alone
   on positions of the same kind (``machine.py``), the ceiling of the two-worker gain,
   and how long the command took to write its first answer (start-up and the first job)
-  and to end after its last one (its exit, and with two workers theirs).
+  and to end after its last one (its exit, and with two workers the started one's).
 
 With ``--refdd PATH`` (a compiled ``refdd.c`` yardstick) the timed positions are also
 solved by it (a widow cell as all 66 discards), its answers checked against ours, and the
