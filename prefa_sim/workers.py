@@ -179,17 +179,25 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     """``fn`` over ``items`` on ``workers`` processes, this one included, results in
     input order.
 
-    ``workers - 1`` processes are started (none for one), at once.  This process
-    answers the first batch while they start; after it, items go ``batch`` at a time to
-    the started workers while they hold fewer than ``AHEAD`` batches each, and otherwise
-    this process answers the batch itself, so that on a machine with as many cores as
-    workers no core is left to a process that only hands work over.  At most
-    ``window`` batches (default four per worker) wait for their turn.
+    Up to ``workers - 1`` processes are started once a second batch is read (none for
+    one worker, or for items that make one batch).  This process answers the first
+    batch while the first of them starts; after it, items go ``batch`` at a time to the
+    started workers
+    while they hold fewer than ``AHEAD`` batches each, and otherwise this process
+    answers the batch itself, so that on a machine with as many cores as workers no
+    core is left to a process that only hands work over.  At most ``window`` batches
+    (default four per worker) wait for their turn.
     """
-    window = window or 4 * workers
     if workers <= 1:
         yield from map(fn, items)
         return
+    batches = _batches(items, batch)
+    opening = list(itertools.islice(batches, 2))
+    if len(opening) < 2:  # one batch: answered here, no process started for it
+        for chunk in opening:
+            yield from _call_each(fn, chunk)
+        return
+    window = window or 4 * workers
     held = _HeldInterrupts()
     with _running_pool(workers - 1, held) as pool:
         pending: deque[Future] = deque()  # in input order, not yet yielded
@@ -200,9 +208,10 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
             _wait_first({first}, held)
             return _result(first, held)
 
-        for _ in range(workers - 1):  # start them: they load fn's modules meanwhile
-            _submit(pool, held, _call_each, fn, [])
-        for number, chunk in enumerate(_batches(items, batch)):
+        # One worker starts now and loads fn's modules while this process answers the
+        # first batch; the pool starts the others as it is handed batches.
+        _submit(pool, held, _call_each, fn, [])
+        for number, chunk in enumerate(itertools.chain(opening, batches)):
             away = {future for future in away if not future.done()}
             if number and len(away) < AHEAD * (workers - 1):
                 future = _submit(pool, held, _call_each, fn, chunk)

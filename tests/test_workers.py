@@ -153,10 +153,24 @@ def test_the_ordered_map_shares_the_work_with_the_calling_process():
     assert places[0] == os.getpid()  # answered here while the worker starts
 
 
-def test_an_ordered_map_on_one_worker_starts_no_process():
-    answers = list(ordered_map(where, [(i, 0, None) for i in range(10)], 1, batch=3))
+@pytest.mark.parametrize("workers, batch", [(1, 3), (2, 10), (64, 16)])
+def test_one_worker_or_one_batch_starts_no_process(workers, batch):
+    answers = list(ordered_map(where, [(i, 0, None) for i in range(10)], workers, batch))
     assert answers == [(i, os.getpid()) for i in range(10)]
     assert not multiprocessing.active_children()
+
+
+def test_workers_are_started_as_batches_are_handed_over():
+    """Three batches on 64 workers start no more processes than there are batches."""
+    started = []
+
+    def jobs():
+        yield from [(i, 0.3, None) for i in range(3)]
+        started.append(len(multiprocessing.active_children()))  # all three handed out
+
+    answers = list(ordered_map(where, jobs(), 64, batch=1))
+    assert [number for number, _ in answers] == [0, 1, 2]
+    assert 1 <= started[0] <= 3
 
 
 def test_an_error_in_a_batch_answered_here_comes_at_its_turn():
