@@ -65,9 +65,11 @@ PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed he
 JOB = BLOCK * BLOCKS_PER_JOB
 """Lines of deals a worker process answers at a time (of widow requests, a
 ``WIDOW_WEIGHT``-th as many)."""
-KINDS = {"3 hands": 30 * JOB, "2 hands": 118 * JOB, "widow cells": 2 * JOB}
+KINDS = {"3 hands": 30 * JOB, "2 hands": 270 * JOB, "widow cells": 2 * JOB}
 """Requests per kind (N; each kind has 2N): some two seconds of the command's time with
-two workers, so that a job in flight when the N-th answer arrives moves the figure little."""
+two workers, so that a job in flight when the N-th answer arrives, and the last jobs, which
+one worker may end alone, move the figure little (widow cells: one second, as the yardstick
+takes some 150 ms for each)."""
 WORKLOADS = {"3 hands": "3h", "2 hands": "2h", "widow cells": "widow"}
 """The ``machine.py`` workload of each kind."""
 

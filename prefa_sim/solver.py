@@ -72,7 +72,8 @@ class Solver:
 
     With ``endgame`` (the default) 2-hand positions of six tricks or fewer are read from
     the 2-hand endgame table (``prefa_sim.engine.endgame``) instead of searched; the
-    answers are the same either way.
+    answers are the same either way.  A solver serves one thread at a time (its batch
+    kernels run without the GIL): each thread has its own (``worker_solver``).
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, *, endgame: bool = True) -> None:

@@ -3,7 +3,8 @@
 ``ordered_map`` counts the calling process as one of its workers: it answers
 jobs itself while the processes it started hold as many as they can use, so that
 no core is left to a process that only hands work over (on two cores, two
-workers are this process and one other).
+workers are this process and one other).  A Ctrl-C while it answers a job of its
+own stops the map when that job's kernel call returns.
 
 Jobs are submitted through a bounded window, so an input of any length (a
 file of requests, a run of a billion deals) is never listed up front: memory
@@ -139,6 +140,11 @@ def _result(future: Future, held: _HeldInterrupts):
         return future.result()
 
 
+def _done(future: Future, held: _HeldInterrupts) -> bool:
+    with held:  # ``done`` takes the future's lock, which the manager thread needs too
+        return future.done()
+
+
 @contextmanager
 def _running_pool(workers: int, held: _HeldInterrupts) -> Iterator[ProcessPoolExecutor]:
     """A pool that, however its user stops, drops the jobs not started and lets the
@@ -158,9 +164,9 @@ def _running_pool(workers: int, held: _HeldInterrupts) -> Iterator[ProcessPoolEx
 
 
 AHEAD = 2
-"""Batches a started worker holds at once under ``ordered_map``: the one it is answering
-and the next, so that it never waits for the main process (busy with a batch of its own)
-to hand it more."""
+"""Batches handed to the started workers and not yet answered, per started worker, under
+``ordered_map``: about the one each is answering and the next, so that none waits for the
+main process (busy with a batch of its own) to hand it more."""
 
 
 def _done_here(fn: Callable[[T], R], batch: list[T]) -> Future:
@@ -182,14 +188,17 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
     Up to ``workers - 1`` processes are started once a second batch is read (none for
     one worker, or for items that make one batch).  This process answers the first
     batch while the first of them starts; after it, items go ``batch`` at a time to the
-    started workers
-    while they hold fewer than ``AHEAD`` batches each, and otherwise this process
-    answers the batch itself, so that on a machine with as many cores as workers no
-    core is left to a process that only hands work over.  At most ``window`` batches
-    (default four per worker) wait for their turn.
+    started workers while fewer than ``AHEAD`` times their number are handed over and
+    not yet answered, and otherwise this process answers the batch itself, so that on a
+    machine with as many cores as workers no core is left to a process that only hands
+    work over.  At most ``window`` batches (default four per worker, this process
+    included) are read and not yet yielded.
     """
+    if batch < 1:
+        raise ValueError(f"batch must be 1 or more, not {batch}")
     if workers <= 1:
-        yield from map(fn, items)
+        for item in items:  # not map(): a StopIteration out of fn must not end the input
+            yield fn(item)
         return
     batches = _batches(items, batch)
     opening = list(itertools.islice(batches, 2))
@@ -212,14 +221,14 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
         # first batch; the pool starts the others as it is handed batches.
         _submit(pool, held, _call_each, fn, [])
         for number, chunk in enumerate(itertools.chain(opening, batches)):
-            away = {future for future in away if not future.done()}
+            away = {future for future in away if not _done(future, held)}
             if number and len(away) < AHEAD * (workers - 1):
                 future = _submit(pool, held, _call_each, fn, chunk)
                 away.add(future)
             else:
                 future = _done_here(fn, chunk)
             pending.append(future)
-            while pending and (pending[0].done() or len(pending) >= window):
+            while pending and (len(pending) >= window or _done(pending[0], held)):
                 yield from head_results()
         while pending:
             yield from head_results()
