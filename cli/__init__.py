@@ -50,7 +50,9 @@ class LazyGroup(PrefaGroup):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="prefa")
-def main() -> None:
+@click.option("--debug", is_flag=True,
+              help="With an error, also print the traceback behind it (a player's own code).")
+def main(debug: bool) -> None:
     """prefa-sim: double-dummy analysis and simulation for Greek prefa.
 
     Seats are numbered in play order, seat 0 first hand unless a dealer is

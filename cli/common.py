@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -50,6 +51,20 @@ class PrefaGroup(click.Group):
             sys.exit(130)
 
 
+def debugging() -> bool:
+    """Was ``prefa --debug`` given?"""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.find_root().params.get("debug"))
+
+
+def failure(exc: BaseException, message: str) -> click.ClickException:
+    """The clean error for ``exc``; with ``prefa --debug`` its traceback is printed first
+    (a worker's included)."""
+    if debugging():
+        traceback.print_exception(exc, file=sys.stderr)
+    return click.ClickException(message)
+
+
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
     """Report a library ``ValueError`` or an ``OSError`` as a clean command-line error
@@ -58,15 +73,15 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise failure(exc, str(exc)) from None
     except BrokenPipeError:
         raise
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
-        raise click.ClickException(f"{exc.strerror or exc}{where}") from None
-    except BrokenProcessPool:
-        raise click.ClickException("a worker process died (out of memory?); the answers "
-                                   "printed so far stand") from None
+        raise failure(exc, f"{exc.strerror or exc}{where}") from None
+    except BrokenProcessPool as exc:
+        raise failure(exc, "a worker process died (out of memory?); the answers printed so "
+                           "far stand") from None
 
 
 class Seat(click.ParamType):

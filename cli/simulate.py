@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from prefa_sim.bots.base import PlayerError
 from prefa_sim.cards import Strain, format_discard, format_hand
 from prefa_sim.dataset import DatasetError, first_deals
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
@@ -32,7 +33,7 @@ from prefa_sim.tables import MODES
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, SeatList, dealer_option, user_errors
+from .common import PrefaCommand, SeatList, dealer_option, failure, user_errors
 
 DEFAULT_DEALS = 2500
 DEFAULT_OUT = "prefa-run"
@@ -157,16 +158,16 @@ def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
         progress.close()
         click.echo(f"\ninterrupted: {state()}", err=True)
         sys.exit(130)
-    except ScenarioError as exc:
+    except (ScenarioError, PlayerError) as exc:
         progress.close()
-        raise click.ClickException(f"{exc}\n{state()}") from None
+        raise failure(exc, f"{exc}\n{state()}") from None
     except (ValueError, OSError) as exc:
         progress.close()
-        raise click.ClickException(str(exc)) from None
-    except BrokenProcessPool:
+        raise failure(exc, str(exc)) from None
+    except BrokenProcessPool as exc:
         progress.close()
-        raise click.ClickException(f"a worker process died (out of memory?); {state()}") \
-            from None
+        raise failure(exc, f"a worker process died (out of memory, or a player that ended "
+                           f"its process?); {state()}") from None
     progress.close()
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .contracts import LADDER, Contract, ContractError, parse_contract
+from .exact import exact_match
 from .jsonl import misspelt_field
 from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, SeatError, check_dealer, seat_of
 
@@ -116,10 +117,12 @@ class Auction:
             raise AuctionError(f"the auction is over: no call {call} is possible")
         seat = self.to_speak
         legal = self.legal_calls()
-        if call not in legal:
+        match = exact_match(call, legal)
+        if match is None:
             options = ", ".join(str(c) for c in legal)
             who = POSITION_NAMES[POSITIONS[seat]]
             raise AuctionError(f"{call} is not legal for {who} now (legal: {options})")
+        call = match  # the auction's own object, compared by exact type and value
         self.calls.append((seat, call))
         if call.kind == "pass":
             self.passed.add(seat)

@@ -17,6 +17,7 @@ from typing import Literal
 from .auction import Auction, AuctionError, Call
 from .cards import ACES_MASK, NUM_CARDS, Bitboard, format_card, format_discard, iter_cards, popcount
 from .contracts import LADDER, Contract
+from .exact import exact_match
 from .position import Position
 from .seats import first_hand, opening_leader
 from .settlement import DEFENCES, SOLO_TRICKS, LastContractMode, Settlement, settle
@@ -99,6 +100,17 @@ class Answer:
 
 
 Action = Call | Discard | Solo | Name | Declare | Play | Claim | Answer
+ACTION_TYPES = (Call, Discard, Solo, Name, Declare, Play, Claim, Answer)
+
+
+def shown_action(action: object) -> str:
+    """An action as text for an error message, whatever a player returned: an object
+    that is not one of the engine's actions also names its type."""
+    try:
+        text = str(action)[:60]
+    except Exception:  # noqa: BLE001 - a player's object may fail to print
+        text = "?"
+    return text if type(action) in ACTION_TYPES else f"{text} ({type(action).__name__})"
 
 
 @dataclass
@@ -222,12 +234,15 @@ class Deal:
         return []
 
     def apply(self, action: Action, legal: Sequence[Action] | None = None) -> None:
-        """Take ``action`` for the current player (``IllegalActionError`` if not allowed);
-        ``legal``: this state's ``legal_actions()`` when the caller has them already."""
-        if action not in (self.legal_actions() if legal is None else legal):
-            raise IllegalActionError(f"{action} is not legal in the {self.phase} phase"
-                                     + (f" for seat {self.current_player()}"
-                                        if not self.is_terminal() else ""))
+        """Take ``action`` for the current player (``IllegalActionError`` if not allowed,
+        judged by exact type and value: ``exact.exact_match``); ``legal``: this state's
+        ``legal_actions()`` when the caller has them already."""
+        match = exact_match(action, self.legal_actions() if legal is None else legal)
+        if match is None:
+            seat = "" if self.is_terminal() else f" for seat {self.current_player()}"
+            raise IllegalActionError(f"{shown_action(action)} is not legal in the "
+                                     f"{self.phase} phase{seat}")
+        action = match  # the engine's own object, compared by exact type and value
         seat = self.current_player()
         self.history.append((seat, action))
         getattr(self, f"_apply_{self.phase}")(action)

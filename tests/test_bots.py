@@ -57,9 +57,9 @@ def deals(monkeypatch) -> dict:
     current = {}
     original = table.play_out
 
-    def remember(deal, players, rng):
+    def remember(deal, players, rng, *where):
         current["current"] = deal
-        return original(deal, players, rng)
+        return original(deal, players, rng, *where)
 
     monkeypatch.setattr(table, "play_out", remember)
     return current
@@ -157,7 +157,7 @@ def test_a_players_own_file(tmp_path):
     assert mine.name == "Lowest" and mine.sees_all_cards is False
     deal = play_deal([mine, RandomPlayer(), HeuristicPlayer()], 1, 0)
     assert deal.is_terminal()
-    with pytest.raises(PlayerError, match="player Cheat in seat 0 chose"):
+    with pytest.raises(PlayerError, match=r"player Cheat in seat 0, deal \d+ of seed 1, chose"):
         for i in range(20):
             play_deal([make_player(f"{file}:Cheat"), mine, mine], 1, i)
     for spec, message in ((f"{file}:Nope", "no player class 'Nope'"),

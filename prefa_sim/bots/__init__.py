@@ -59,14 +59,14 @@ def make_player(spec: str) -> Player:
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: any error in it is reported, not raised
+    except (Exception, SystemExit) as exc:  # a user's file: any error in it is reported, not raised
         raise PlayerError(f"cannot load {file}: {type(exc).__name__}: {exc}") from None
     cls = getattr(module, name, None)
     if cls is None or not callable(getattr(cls, "act", None)):
         raise PlayerError(f"{file} has no player class {name!r} with an act() method")
     try:
         player = cls()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise PlayerError(f"cannot make {name} from {file}: {type(exc).__name__}: {exc}") \
             from None
     for attribute, default in (("name", name), ("sees_all_cards", False)):

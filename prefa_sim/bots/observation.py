@@ -85,8 +85,10 @@ class Observation:
         return mask
 
 
-def observe(deal: Deal, seat: int, all_cards: bool = False) -> Observation:
-    """``seat``'s view of ``deal`` (``all_cards`` for a player allowed to see everything)."""
+def observe(deal: Deal, seat: int, all_cards: bool = False,
+            legal: list[Action] | None = None) -> Observation:
+    """``seat``'s view of ``deal`` (``all_cards`` for a player allowed to see everything);
+    ``legal``: the deal's ``legal_actions()`` when the caller has them already."""
     position = deal.position
     hand = position.hands[seat] if position is not None else deal.hands[seat]
     declarer = deal.declarer
@@ -102,7 +104,8 @@ def observe(deal: Deal, seat: int, all_cards: bool = False) -> Observation:
         everything = AllCards(hands, deal.widow, deal)
     return Observation(
         seat=seat, dealer=deal.dealer, phase=deal.phase, hand=hand,
-        legal=tuple(deal.legal_actions()) if deal.current_player() == seat else (),
+        legal=(tuple(deal.legal_actions() if legal is None else legal)
+               if deal.current_player() == seat else ()),
         calls=tuple(((deal.first_hand + s) % 3, c) for s, c in deal.auction.calls),
         declarer=declarer,
         min_contract=deal.auction.min_contract if declarer is not None else None,

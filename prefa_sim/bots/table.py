@@ -14,7 +14,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..deal import Deal
+from ..deal import Deal, shown_action
+from ..exact import exact_match
 from ..game import Game
 from ..kasa import KasaGame
 from ..scenario import DealSampler, Scenario, deal_rng
@@ -54,29 +55,51 @@ def game_streams(seed: int, game: int, number: int
     return cards, _opaque(np.random.SeedSequence(seed, spawn_key=(game, number, 3)))
 
 
-def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator) -> Deal:
+def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
+             where: str = "") -> Deal:
     """Let the players take every decision of ``deal`` until it is settled or void.
 
-    A player that returns an action the rules do not allow raises ``PlayerError``
-    naming the player, the seat and the action.
+    Each action is checked by exact type and value against the legal actions
+    (``exact.exact_match``), and the engine's own object is applied.  A
+    player that returns anything else, or that fails (raises, or calls ``sys.exit``),
+    raises ``PlayerError`` naming the player, the seat, ``where`` (the deal) and the
+    action or the error.
     """
     while not deal.is_terminal():
         seat = deal.current_player()
         player = players[seat]
-        observation = observe(deal, seat, all_cards=player.sees_all_cards)
-        action = player.act(observation, rng)
-        if action not in observation.legal:
-            raise PlayerError(f"player {player.name} in seat {seat} chose {action!s}, which "
+        legal = deal.legal_actions()
+        observation = observe(deal, seat, player.sees_all_cards, legal)
+        try:
+            action = player.act(observation, rng)
+        except (Exception, SystemExit) as exc:  # a player's own code: one clear line
+            raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
+                              f"phase: {_error_text(exc)}") from exc
+        match = exact_match(action, legal)
+        if match is None:
+            raise PlayerError(f"{_who(player, seat, where)} chose {shown_action(action)}, which "
                               f"is not legal in the {deal.phase} phase")
-        deal.apply(action, observation.legal)
+        deal.apply(match, legal)
     return deal
+
+
+def _who(player: Player, seat: int, where: str) -> str:
+    return f"player {player.name} in seat {seat}" + (f", {where}," if where else "")
+
+
+def _error_text(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def play_deal(players: Sequence[Player], seed: int, index: int,
               dealer: int = DEFAULT_DEALER) -> Deal:
     """Deal ``index`` of ``seed`` (the cards and the players' stream) played out."""
     hands, widow = deal_cards(seed, index)
-    return play_out(Deal(hands, widow, dealer), players, player_rng(seed, index))
+    return play_out(Deal(hands, widow, dealer), players, player_rng(seed, index),
+                    f"deal {index} of seed {seed}")
 
 
 def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
@@ -89,6 +112,7 @@ def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
                 kasa=KasaGame([kasa] * 3) if kasa else None)
     while not game.over and game.deals < max_deals:
         (hands, widow), rng = game_streams(seed, game_index, game.deals)
-        deal = play_out(game.new_deal(hands, widow), players, rng)
+        deal = play_out(game.new_deal(hands, widow), players, rng,
+                        f"game {game_index} deal {game.deals} of seed {seed}")
         game.record(deal)
         yield game, deal

@@ -1,0 +1,196 @@
+"""Player files are trusted code, but the table still judges every action they return by
+its exact type and value, and a player that fails is one clear line, never a traceback."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from prefa_sim.auction import Auction, AuctionError, Call
+from prefa_sim.bots import PlayerError, RandomPlayer, make_player
+from prefa_sim.bots.table import play_deal
+from prefa_sim.cards import Strain
+from prefa_sim.cli import main
+from prefa_sim.contracts import Contract
+from prefa_sim.deal import Deal, IllegalActionError, Play
+from prefa_sim.exact import exact_match, same_value
+
+from .helpers import random_deal
+
+HOSTILE = '''
+import dataclasses
+import sys
+
+from prefa_sim.auction import Call
+from prefa_sim.contracts import Contract
+from prefa_sim.cards import Strain
+from prefa_sim.deal import Play
+
+
+class EqualsAll:
+    def __eq__(self, other):
+        return True
+    __hash__ = object.__hash__
+    def __str__(self):
+        return "6S"
+
+
+class Liar:
+    """Answers with an object equal to everything: a contract below the auction."""
+    def act(self, observation, rng):
+        return EqualsAll()
+
+
+class CallEqualsAll(Call):
+    def __eq__(self, other):
+        return True
+    __hash__ = object.__hash__
+
+
+class SubclassedCall:
+    def act(self, observation, rng):
+        return CallEqualsAll("raise", Contract(6, Strain.S))
+
+
+class TupleContract:
+    """The raise the auction allows, but its contract a plain tuple."""
+    def act(self, observation, rng):
+        legal = observation.legal[-1]
+        if legal.kind == "raise":
+            return Call("raise", (legal.contract.level, int(legal.contract.strain)))
+        return legal
+
+
+class Raiser:
+    """Fails on the deals where it holds the seven of spades."""
+    def act(self, observation, rng):
+        if observation.hand & 1:
+            raise RuntimeError("my strategy broke")
+        return observation.legal[0]
+
+
+class Exiter:
+    def act(self, observation, rng):
+        if observation.hand & 1:
+            sys.exit(3)
+        return observation.legal[0]
+
+
+class SometimesLiar:
+    def act(self, observation, rng):
+        return EqualsAll() if observation.hand & 1 else observation.legal[0]
+'''
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    path = tmp_path_factory.mktemp("players") / "hostile.py"
+    path.write_text(HOSTILE)
+    return path
+
+
+def test_exact_match_is_by_type_and_value_not_eq():
+    legal = [Call("pass"), Call("raise", Contract(7, Strain.H)), Play(5)]
+
+    class EqualsAll:
+        def __eq__(self, other):
+            return True
+
+    assert exact_match(EqualsAll(), legal) is None
+    assert exact_match(Call("raise", (7, 3)), legal) is None  # a tuple is no Contract
+    assert exact_match(Call("raise", Contract(7, 3)), legal) is None  # 3 is no Strain
+    assert exact_match(Play(True), [Play(1)]) is None  # a bool is no card
+    found = exact_match(Call("raise", Contract(7, Strain.H)), legal)
+    assert found is legal[1]  # the engine's own object is handed back
+    assert same_value(Play(5), Play(5)) and not same_value(Play(5), Play(6))
+
+
+def test_the_rules_engine_refuses_an_object_equal_to_everything():
+    class EqualsAll:
+        def __eq__(self, other):
+            return True
+
+    auction = Auction()
+    with pytest.raises(AuctionError):
+        auction.apply(EqualsAll())
+    assert auction.calls == []
+    import random
+
+    hands, widow = random_deal(random.Random(1))
+    deal = Deal(hands, widow, 2)
+    with pytest.raises(IllegalActionError, match="not legal in the auction phase"):
+        deal.apply(EqualsAll())
+    assert deal.history == []
+
+
+@pytest.mark.parametrize("name, message", [
+    ("Liar", "chose 6S (EqualsAll), which is not legal in the auction phase"),
+    ("SubclassedCall", "chose 6S (CallEqualsAll), which is not legal"),
+    ("TupleContract", "which is not legal in the auction phase"),
+    ("Raiser", "failed in the auction phase: RuntimeError: my strategy broke"),
+    ("Exiter", "failed in the auction phase: it called sys.exit(3)"),
+])
+def test_a_hostile_player_is_stopped_with_its_seat_and_deal(hostile, name, message):
+    player = make_player(f"{hostile}:{name}")
+    mover = 0
+    players = [RandomPlayer(), RandomPlayer(), RandomPlayer()]
+    players[mover] = player
+    with pytest.raises(PlayerError) as caught:
+        for index in range(40):  # until the player has to act in the phase that trips it
+            play_deal(players, 11, index)
+    assert message in str(caught.value)
+    assert f"player {name} in seat {mover}, deal " in str(caught.value)
+    assert " of seed 11," in str(caught.value)
+
+
+@pytest.mark.parametrize("name, error", [("Raiser", "RuntimeError: my strategy broke"),
+                                         ("Exiter", "it called sys.exit(3)"),
+                                         ("SometimesLiar", "which is not legal")])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_games_with_a_failing_player_is_one_line_and_keeps_what_was_finished(
+        hostile, name, error, workers, tmp_path):
+    spec = f"{hostile}:{name}"
+    players = [make_player(spec), RandomPlayer(), RandomPlayer()]
+    first_bad = 0
+    while True:  # the first deal of seed 1 on which the player misbehaves
+        try:
+            play_deal(players, 1, first_bad, dealer=first_bad % 3)
+        except PlayerError:
+            break
+        first_bad += 1
+    assert first_bad >= 1
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["games", "--players", f"{spec},random,random",
+                                       "-n", str(2 * first_bad), "--chunk-size", str(first_bad),
+                                       "-o", str(out), "-w", workers])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.stderr
+    assert error in errors[0] and f"player {name} in seat 0, deal {first_bad} " in errors[0]
+    assert f"prefa games -o {out} --resume" in result.stderr
+    assert (out / "part-00000.parquet").exists() and not (out / "part-00001.parquet").exists()
+    # --debug adds the traceback of the player's own code.
+    debug = CliRunner().invoke(main, ["--debug", "games", "-o", str(out), "--resume",
+                                      "-w", workers])
+    assert debug.exit_code == 1
+    assert "Traceback" in debug.stderr and "hostile.py" in debug.stderr
+
+
+def test_every_action_the_table_accepts_replays_through_prefa_game(hostile, tmp_path):
+    """For each kind of player, the recording of a game they played replays exactly."""
+    mine = tmp_path / "mine.py"
+    mine.write_text("class Last:\n    def act(self, observation, rng):\n"
+                    "        return observation.legal[-1]\n")
+    kinds = ["random", "heuristic", "sampling(bidding=2,widow=2,defence=2,play=2)",
+             "oracle", f"{mine}:Last"]
+    for kind in kinds:
+        played = CliRunner().invoke(main, ["game", "--players", f"{kind},random,heuristic",
+                                           "--seed", "3", "--json", "--max-deals", "4"])
+        assert played.exit_code == 0, played.output
+        script = tmp_path / "game.jsonl"
+        script.write_text(played.stdout)
+        replay = CliRunner().invoke(main, ["game", str(script), "--json", "--max-deals", "4"])
+        assert replay.exit_code == 0, (kind, replay.output)
+        assert replay.stdout == played.stdout
+        assert len([json.loads(x) for x in played.stdout.splitlines()]) == 5
