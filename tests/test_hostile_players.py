@@ -194,3 +194,24 @@ def test_every_action_the_table_accepts_replays_through_prefa_game(hostile, tmp_
         assert replay.exit_code == 0, (kind, replay.output)
         assert replay.stdout == played.stdout
         assert len([json.loads(x) for x in played.stdout.splitlines()]) == 5
+
+
+def test_two_seats_with_one_spec_hold_two_players(tmp_path):
+    """A player keeping state of its own (here: its seat) is never shared between seats,
+    in one seating or in the three seatings of a duplicate run."""
+    path = tmp_path / "keeper.py"
+    path.write_text("class SeatKeeper:\n"
+                    "    seat = None\n"
+                    "    def act(self, observation, rng):\n"
+                    "        if self.seat is None:\n"
+                    "            self.seat = observation.seat\n"
+                    "        if observation.seat != self.seat:\n"
+                    "            raise RuntimeError('shared between seats')\n"
+                    "        return observation.legal[0]\n")
+    spec = f"{path}:SeatKeeper"
+    result = CliRunner().invoke(main, ["games", "--players", f"{spec},{spec},random", "-n", "6",
+                                       "--duplicate", "-o", str(tmp_path / "run"), "-w", "1"])
+    assert result.exit_code == 0, result.output
+    played = CliRunner().invoke(main, ["game", "--players", spec, "--seed", "2",
+                                       "--max-deals", "3"])
+    assert played.exit_code == 0, played.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..deal import Action
-from ..solver import Solver
+from ..solver import Solver, worker_solver
 from .observation import Observation
 
 
@@ -41,8 +41,8 @@ class RandomPlayer(Player):
 
 
 class SolvingPlayer(Player):
-    """A player that solves positions double-dummy: one solver, made on first use (its
-    tables are the process's, so a solver can be shared between players)."""
+    """A player that solves positions double-dummy, by default with the thread's own
+    solver (``solver.worker_solver``), which the players of one table share."""
 
     def __init__(self, solver: Solver | None = None) -> None:
         self._solver = solver
@@ -50,5 +50,5 @@ class SolvingPlayer(Player):
     @property
     def solver(self) -> Solver:
         if self._solver is None:
-            self._solver = Solver()
+            self._solver = worker_solver()
         return self._solver

@@ -23,7 +23,7 @@ from . import make_player
 from .base import Player
 from .table import play_deal, play_game
 
-_PLAYERS: dict[str, Player] = {}
+_PLAYERS: dict[tuple[str, int], Player] = {}
 
 
 def seated(specs: Sequence[str], seating: int) -> list[str]:
@@ -31,18 +31,24 @@ def seated(specs: Sequence[str], seating: int) -> list[str]:
     return [specs[(seat - seating) % 3] for seat in range(3)]
 
 
-def player_for(spec: str) -> Player:
-    """One player per spec and process (a solver keeps its tables between deals)."""
-    if spec not in _PLAYERS:
-        _PLAYERS[spec] = make_player(spec)
-    return _PLAYERS[spec]
+def player_for(spec: str, seat: int) -> Player:
+    """The player of ``spec`` in ``seat``, one per spec, seat and process: two seats with
+    the same spec hold two instances, and each is kept between deals."""
+    if (spec, seat) not in _PLAYERS:
+        _PLAYERS[spec, seat] = make_player(spec)
+    return _PLAYERS[spec, seat]
+
+
+def seated_players(specs: Sequence[str], seating: int) -> list[Player]:
+    """The players at the table in ``seating``, seat 0 first."""
+    return [player_for(spec, seat) for seat, spec in enumerate(seated(specs, seating))]
 
 
 def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> dict:
     """Deal ``index`` of ``seed`` played in ``seating`` from a full pot, as a
     ``GAMES_SCHEMA`` record."""
     names = seated(specs, seating)
-    deal = play_deal([player_for(n) for n in names], seed, index, dealer=index % 3)
+    deal = play_deal(seated_players(specs, seating), seed, index, dealer=index % 3)
     return _record(deal, names, index, seating, 0)
 
 
@@ -52,7 +58,7 @@ def game_rows(specs: Sequence[str], seed: int, game: int, seating: int = 0,
     ``seating``: one record per deal, ``deal`` holding the game's index."""
     names = seated(specs, seating)
     return [_record(deal, names, game, seating, state.deals - 1, pot=deal.pot)
-            for state, deal in play_game([player_for(n) for n in names], seed, max_deals,
+            for state, deal in play_game(seated_players(specs, seating), seed, max_deals,
                                          game_index=game)]
 
 
