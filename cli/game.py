@@ -19,6 +19,7 @@ from prefa_sim.game import (
 )
 from prefa_sim.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
 from prefa_sim.kasa import KasaGame
+from prefa_sim.player_specs import player_label
 from prefa_sim.seats import seat_label
 from prefa_sim.settlement import LAST_CONTRACT_MODES
 
@@ -32,7 +33,8 @@ from .common import PrefaCommand, dealer_option, user_errors
                    "deals and the players' choices, default 1).")
 @click.option("--players", default=None, metavar="A,B,C",
               help="Players for seats 0, 1, 2 (one name for all): random, heuristic, "
-                   "sampling, oracle (sees every card: cheating) or path/to/file.py:ClassName; "
+                   "sampling, oracle (sees every card: cheating) or path/to/file.py:ClassName "
+                   "(sees-all:path/to/file.py:ClassName to show it every card); "
                    "settings in parentheses: sampling(play=40,defence=40).")
 @dealer_option(help="The seat that deals first (default 2: seat 0 is first hand in the "
                     "first deal).")
@@ -96,7 +98,7 @@ def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contr
         seated = [make_player(spec) for spec in specs]
     except PlayerError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    names = ", ".join(f"seat {s} {spec}" for s, spec in enumerate(specs))
+    names = ", ".join(f"seat {s} {player_label(spec)}" for s, spec in enumerate(specs))
     click.echo(f"players: {names}; seed {seed}", err=True)
     game_state = None
     try:

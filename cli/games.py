@@ -8,6 +8,7 @@ import click
 from click.core import ParameterSource
 
 from prefa_sim.bots import PlayerError, player_specs
+from prefa_sim.player_specs import player_label
 from prefa_sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.words import counted
@@ -22,7 +23,8 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
 @click.command(cls=PrefaCommand)
 @click.option("--players", default=None, metavar="A,B,C",
               help="Players for seats 0, 1, 2 (one name for all): random, heuristic, "
-                   "sampling, oracle or path/to/file.py:ClassName; settings in "
+                   "sampling, oracle (sees every card) or path/to/file.py:ClassName "
+                   "(sees-all:path/to/file.py:ClassName to show it every card); settings in "
                    "parentheses: sampling(play=40,defence=40).")
 @click.option("-n", "--deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="How many deals.")
@@ -80,7 +82,8 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
     seating = "three seatings" if config.duplicate else "one seating"
     unit = "whole game" if config.full_games else "deal"
     header = (f"seed {config.seed}: {counted(config.deals, unit)} ({seating}) by "
-              f"{', '.join(config.players)} in {counted(config.chunks, 'chunk')} into {out}")
+              f"{', '.join(map(player_label, config.players))} in "
+              f"{counted(config.chunks, 'chunk')} into {out}")
     run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
                       force, finish=f"prefa games -o {out} --resume")
     with user_errors():

@@ -30,7 +30,8 @@ from .common import PrefaCommand, user_errors
 @click.option("--json", "as_json", is_flag=True, help="The result as one JSON object.")
 def match(players, deals, seed, workers, bootstrap, as_json):
     """Play a duplicate match between three players (random, heuristic, sampling,
-    oracle, or path/to/file.py:ClassName; settings in parentheses, such as
+    oracle (sees every card), or path/to/file.py:ClassName (sees-all:path/to/file.py:
+    ClassName to show it every card); settings in parentheses, such as
     "sampling(play=40,defence=40)"): every deal in all three seatings, so each
     player holds every hand once; then who is ahead, by how much, and whether the 95%
     interval of the difference (paired deal by deal) excludes zero."""

@@ -151,8 +151,8 @@ def test_the_oracle_gives_no_trick_away_and_random_players_do(tmp_path, solver):
                                        "8", "--duplicate", "-w", "1", "-o", str(out)])
     assert result.exit_code == 0, result.output
     regrets = play_regret(read_games(out, with_actions=True), 100, solver, replicates=200)
-    oracle = [r for r in regrets if r.player == "A oracle"]
-    others = [r for r in regrets if r.player != "A oracle"]
+    oracle = [r for r in regrets if r.player == "A oracle (sees all cards)"]
+    others = [r for r in regrets if r.player != "A oracle (sees all cards)"]
     assert oracle and all(r.tricks.value == 0 and r.error_rate == 0 for r in oracle)
     assert sum(r.tricks.value * r.deals for r in others) > 0
     text = CliRunner().invoke(main, ["stats", "bidding", str(out), "--regret", "20",

@@ -215,3 +215,66 @@ def test_two_seats_with_one_spec_hold_two_players(tmp_path):
     played = CliRunner().invoke(main, ["game", "--players", spec, "--seed", "2",
                                        "--max-deals", "3"])
     assert played.exit_code == 0, played.output
+
+
+SEEING = '''
+class ClaimsToSee:
+    """Says it sees every card: a class attribute is not enough."""
+    sees_all_cards = True
+    name = "oracle"
+    def act(self, observation, rng):
+        if observation.all_cards is not None:
+            raise RuntimeError("was shown every card")
+        return observation.legal[0]
+
+
+class Granted:
+    def act(self, observation, rng):
+        if observation.all_cards is None:
+            raise RuntimeError("was not shown every card")
+        return observation.legal[0]
+'''
+
+
+def test_seeing_every_card_is_granted_by_the_command_line_only(tmp_path):
+    path = tmp_path / "seeing.py"
+    path.write_text(SEEING)
+    claims, granted = f"{path}:ClaimsToSee", f"sees-all:{path}:Granted"
+    assert not make_player(claims).sees_all_cards
+    assert make_player(granted).sees_all_cards and make_player("oracle").sees_all_cards
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["games", "--players", f"{claims},{granted},random",
+                                       "-n", "6", "-o", str(out), "-w", "1"])
+    assert result.exit_code == 0, result.output
+    # Every output names the granted player as seeing all cards, and only it.
+    assert f"{granted} (sees all cards)" in result.stderr
+    assert f"{claims} (sees all cards)" not in result.output
+    table = [line for line in result.stdout.splitlines() if granted in line]
+    assert table and all(f"{granted} (sees all cards)" in line for line in table)
+    stats = CliRunner().invoke(main, ["stats", "bidding", str(out), "--json"])
+    players = [p["player"] for p in json.loads(stats.stdout)["players"]]
+    assert players == [claims, f"{granted} (sees all cards)", "random"]
+    match = CliRunner().invoke(main, ["match", "oracle", claims, "random", "-n", "2", "-w", "1"])
+    assert match.exit_code == 0, match.output
+    assert "oracle (sees all cards)" in match.stdout
+    assert f"{claims} (sees all cards)" not in match.stdout
+    game = CliRunner().invoke(main, ["game", "--players", f"oracle,{claims},random",
+                                     "--max-deals", "1"])
+    assert "seat 0 oracle (sees all cards), seat 1" in game.stderr
+
+
+def test_a_player_path_with_commas_and_parentheses(tmp_path):
+    folder = tmp_path / "my (best), bots"
+    folder.mkdir()
+    path = folder / "p.py"
+    path.write_text("class Last:\n    def act(self, observation, rng):\n"
+                    "        return observation.legal[-1]\n")
+    spec = f"{path}:Last"
+    result = CliRunner().invoke(main, ["games", "--players",
+                                       f"{spec},sampling(play=2,defence=2),random", "-n", "2",
+                                       "-o", str(tmp_path / "run"), "-w", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"by {spec}, sampling(play=2,defence=2), random in" in result.stderr
+    bad = CliRunner().invoke(main, ["games", "--players", f"{folder}/none.py:X,random,random",
+                                    "-o", str(tmp_path / "other")])
+    assert bad.exit_code == 2 and "none.py does not exist" in bad.output

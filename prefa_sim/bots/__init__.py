@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..player_specs import SEES_ALL, without_grant
 from .base import Player, PlayerError, RandomPlayer
 from .heuristic import HeuristicParams, HeuristicPlayer
 from .observation import Observation, observe
@@ -35,14 +36,20 @@ SETTINGS = {"heuristic": HeuristicParams, "sampling": SamplingParams}
 
 _WITH_SETTINGS = re.compile(r"^(\w+)\((.*)\)$", re.S)
 
-__all__ = ["PLAYERS", "HeuristicParams", "HeuristicPlayer", "Observation", "OraclePlayer",
-           "Player", "PlayerError", "RandomPlayer", "SamplingParams", "SamplingPlayer",
-           "make_player", "make_players", "observe", "player_specs"]
+__all__ = ["PLAYERS", "FilePlayer", "HeuristicParams", "HeuristicPlayer", "Observation",
+           "OraclePlayer", "Player", "PlayerError", "RandomPlayer", "SamplingParams",
+           "SamplingPlayer", "make_player", "make_players", "observe", "player_specs"]
 
 
 def make_player(spec: str) -> Player:
-    """A player from a built-in name or ``path/to/file.py:ClassName``."""
+    """A player from a built-in name or ``path/to/file.py:ClassName``; a spec starting with
+    ``sees-all:`` grants the player every card (``player_specs``), which the built-in
+    ``oracle`` has by design and no player's own code can claim."""
     spec = spec.strip()
+    if spec.startswith(SEES_ALL):
+        player = make_player(without_grant(spec))
+        player.sees_all_cards = True  # the table's wrapper, or a built-in player
+        return player
     if spec in PLAYERS:
         return PLAYERS[spec]()
     match = _WITH_SETTINGS.match(spec)
@@ -59,7 +66,7 @@ def make_player(spec: str) -> Player:
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:  # a user's file: any error in it is reported, not raised
+    except (Exception, SystemExit) as exc:  # a user's file: any error in it is reported
         raise PlayerError(f"cannot load {file}: {type(exc).__name__}: {exc}") from None
     cls = getattr(module, name, None)
     if cls is None or not callable(getattr(cls, "act", None)):
@@ -69,10 +76,20 @@ def make_player(spec: str) -> Player:
     except (Exception, SystemExit) as exc:
         raise PlayerError(f"cannot make {name} from {file}: {type(exc).__name__}: {exc}") \
             from None
-    for attribute, default in (("name", name), ("sees_all_cards", False)):
-        if not hasattr(player, attribute):
-            setattr(player, attribute, default)
-    return player
+    return FilePlayer(player, str(getattr(player, "name", name)))
+
+
+class FilePlayer(Player):
+    """A player from a user's file, as the table seats it: the table reads its name and
+    whether it sees every card here, set from the spec, never from the file's code."""
+
+    def __init__(self, inner: object, name: str) -> None:
+        self.inner = inner
+        self.name = name
+        self.sees_all_cards = False
+
+    def act(self, observation: Observation, rng) -> object:
+        return self.inner.act(observation, rng)
 
 
 def _with_settings(name: str, text: str) -> Player:
@@ -107,17 +124,34 @@ def _with_settings(name: str, text: str) -> Player:
 
 
 def split_specs(specs: str) -> list[str]:
-    """A comma-separated list of player specs, commas inside parentheses kept."""
-    names, depth, current = [], 0, ""
-    for char in specs:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "," and depth == 0:
+    """A comma-separated list of player specs.  A piece that is not a whole spec on its
+    own (a setting of ``sampling(play=40,defence=40)``, a folder with a comma in its
+    name) is joined to the next one; when that leaves a piece that is no spec, the list
+    is cut at every comma outside parentheses instead, so that the error names the
+    pieces as given."""
+    names, current = [], ""
+    for piece in specs.split(","):
+        current = f"{current},{piece}" if current else piece
+        if _whole_spec(current.strip()):
             names.append(current)
             current = ""
-        else:
-            current += char
-    names.append(current)
+    if current.strip():
+        names, depth, current = [], 0, ""
+        for char in specs:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if char == "," and depth == 0:
+                names.append(current)
+                current = ""
+            else:
+                current += char
+        names.append(current)
     return [n.strip() for n in names if n.strip()]
+
+
+def _whole_spec(text: str) -> bool:
+    text = without_grant(text)
+    return (text in PLAYERS or bool(_WITH_SETTINGS.match(text))
+            or bool(re.search(r"\.py:\w+$", text)))
 
 
 def player_specs(specs: str) -> list[str]:

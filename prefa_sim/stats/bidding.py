@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
+from ..player_specs import player_label
 from .intervals import Estimate, bootstrap_mean, ratio_bootstrap, wilson
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
@@ -68,8 +69,10 @@ class BiddingStats:
 
 
 def player_labels(specs: Sequence[str]) -> list[str]:
-    """Player names, lettered A B C when a name is seated twice."""
-    return list(specs) if len(set(specs)) == 3 else _with_letters(specs)
+    """Player names (``player_specs.player_label``: a player that sees every card says
+    so), lettered A B C when a name is seated twice."""
+    labels = [player_label(spec) for spec in specs]
+    return labels if len(set(specs)) == 3 else _with_letters(labels)
 
 
 def lettered(names: Sequence[str]) -> list[str]:
