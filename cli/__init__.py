@@ -9,6 +9,7 @@ imports this module again when it starts.
 from __future__ import annotations
 
 import importlib
+import logging
 
 import click
 
@@ -60,3 +61,19 @@ def main(debug: bool) -> None:
     are in docs/rules.md.
     """
     quick_exit()
+    _say_library_notes()
+
+
+class _EchoHandler(logging.Handler):
+    """The library's notes (``logging.getLogger("prefa_sim")``) as lines on standard
+    error, through Click (which tests capture)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"prefa: {record.getMessage()}", err=True)
+
+
+def _say_library_notes() -> None:
+    logger = logging.getLogger("prefa_sim")
+    if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
+        logger.addHandler(_EchoHandler(logging.INFO))
+        logger.propagate = False

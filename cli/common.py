@@ -139,6 +139,23 @@ def dealer_option(default: int | None = DEFAULT_DEALER, help: str = DEALER_HELP)
                         show_default=default is not None, help=help)
 
 
+def scheduler_options(what: str):
+    """``--scheduler ADDRESS`` and ``--scheduler-timeout SECONDS`` for a run's chunks."""
+    from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT
+
+    def decorate(command):
+        command = click.option(
+            "--scheduler-timeout", type=click.FloatRange(min=0.1, max=3600),
+            default=DEFAULT_SCHEDULER_TIMEOUT, show_default=True, metavar="SECONDS",
+            help="How long to wait for the scheduler to answer before giving up.")(command)
+        return click.option(
+            "--scheduler", default=None, metavar="ADDRESS",
+            help=f"{what} on this Dask distributed scheduler, tcp://HOST:PORT (OUT must be on "
+                 "a file system its workers share; needs pip install 'prefa-sim[dask]').")(
+            command)
+    return decorate
+
+
 def batch_option(what: str):
     return click.option("--batch", type=click.File("rb"), default=None,
                         help=f"{what} from FILE ('-' for standard input).")
@@ -194,6 +211,13 @@ def _bad_lines(failed: int) -> None:
         name = click.get_current_context().command_path
         click.echo(f"{name}: {counted(failed, 'bad line')}, see their error objects", err=True)
         sys.exit(1)
+
+
+def say_notes(notes: Iterable[str], machine: bool = False) -> None:
+    """A summary's notes on its data (``simulate.dataset_notes``): after the tables on
+    standard output, or on standard error when the output is for machines (CSV, JSON)."""
+    for note in notes:
+        click.echo(f"({note})", err=machine)
 
 
 def format_options(help_suffix: str = ""):

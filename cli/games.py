@@ -7,14 +7,14 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from prefa_sim.bots import PlayerError, player_specs
+from prefa_sim.bots import PlayerError, pinned_specs, player_specs
 from prefa_sim.player_specs import player_label
 from prefa_sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, user_errors
+from .common import PrefaCommand, scheduler_options, user_errors
 from .simulate import run_with_progress
 
 RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
@@ -39,15 +39,13 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
                    "1,000 deals a game), instead of single deals from a full pot.")
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Play the chunks on this Dask distributed scheduler (OUT on a shared "
-                   "file system).")
+@scheduler_options("Play the chunks")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=50, show_default=True,
               help="Deals per Parquet file (the data do not depend on it).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
-def games(players, deals, seed, out_dir, duplicate, full_games, workers, scheduler, chunk_size,
-          resume, force):
+def games(players, deals, seed, out_dir, duplicate, full_games, workers, scheduler,
+          scheduler_timeout, chunk_size, resume, force):
     """Play DEALS deals with PLAYERS, settle them, and write one row per deal (and
     seating) to Parquet: every action (a prefa game script), the declarer, contract,
     discard, declarations, tricks and money by seat; then the bidding statistics.
@@ -70,13 +68,13 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
         if not players:
             raise click.UsageError("--players is needed, e.g. --players heuristic,random,random")
         try:
-            specs = player_specs(players)
+            specs, files = pinned_specs(player_specs(players))
         except PlayerError as exc:
             raise click.BadParameter(str(exc), param_hint="--players") from None
         try:
             config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
                                players=tuple(specs), duplicate=duplicate,
-                               full_games=full_games)
+                               full_games=full_games, player_files=files)
         except RunError as exc:
             raise click.ClickException(str(exc)) from None
     seating = "three seatings" if config.duplicate else "one seating"
@@ -85,6 +83,7 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
               f"{', '.join(map(player_label, config.players))} in "
               f"{counted(config.chunks, 'chunk')} into {out}")
     run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
-                      force, finish=f"prefa games -o {out} --resume")
+                      force, finish=f"prefa games -o {out} --resume",
+                      scheduler_timeout=scheduler_timeout)
     with user_errors():
         click.echo(bidding_text(bidding_stats(read_games(out))))

@@ -6,7 +6,7 @@ import click
 from click.core import ParameterSource
 
 from prefa_sim.cards import CardError, Strain, parse_strain
-from prefa_sim.simulate import scenario_name
+from prefa_sim.simulate import dataset_caption, dataset_notes
 from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,
@@ -55,7 +55,7 @@ def plot(kind, dataset, out, mode, trump, where):
     try:
         if where:
             parse_where(where)
-        scenario = scenario_name(dataset)
+        scenario = dataset_caption(dataset)
         if kind == "makerate":
             fig = makerate_figure(dataset, scenario, mode, where)
         elif kind == "tricks":
@@ -65,7 +65,8 @@ def plot(kind, dataset, out, mode, trump, where):
         elif kind == "bidding":
             if where:
                 raise click.UsageError("the bidding figure takes no --where")
-            fig = bidding_figure(dataset, "games of prefa games")
+            fig = bidding_figure(dataset, "; ".join(["games of prefa games",
+                                                      *dataset_notes(dataset)]))
         else:
             fig = features_figure(dataset, scenario, mode, strain, where)
         click.echo(f"wrote {save(fig, out)}")

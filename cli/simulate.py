@@ -14,6 +14,7 @@ from click.core import ParameterSource
 from prefa_sim.bots.base import PlayerError
 from prefa_sim.cards import Strain, format_discard, format_hand
 from prefa_sim.dataset import DatasetError, first_deals
+from prefa_sim.run_folder import REPLACED
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.simulate import (
@@ -31,9 +32,16 @@ from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.makerate import make_rate_table
 from prefa_sim.tables import MODES
 from prefa_sim.words import counted
-from prefa_sim.workers import default_workers
+from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT, default_workers
 
-from .common import PrefaCommand, SeatList, dealer_option, failure, user_errors
+from .common import (
+    PrefaCommand,
+    SeatList,
+    dealer_option,
+    failure,
+    scheduler_options,
+    user_errors,
+)
 
 DEFAULT_DEALS = 2500
 DEFAULT_OUT = "prefa-run"
@@ -74,7 +82,8 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores; never more than the chunks to run).")
 @click.option("--declarers", type=SeatList(), default="0,1,2", show_default=True,
-              help="Declaring seats to study: seats or first, second, dealer.")
+              help="Declaring seats to study: seats or first, second, dealer (default for a "
+                   "scenario that fixes a hand's cards: the seats of the fixed hands).")
 @click.option("--strains", default="S,C,D,H,NT", show_default=True, help="Strains to study.")
 @click.option("--modes", default="both,first,second", show_default=True,
               help="Defence modes: both defenders, or the first or second alone.")
@@ -83,14 +92,13 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 @click.option("--replay", type=click.File("rb"), default=None,
               help="Solve the deals of this JSON Lines file (prefa solve format) instead of "
                    "dealing; bad lines are reported and skipped.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run the chunks on this Dask distributed scheduler (OUT must be on a file "
-                   "system the workers share).")
+@scheduler_options("Run the chunks")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted run in OUT, with the settings recorded there.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
 def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, workers,
-                     declarers, strains, modes, chunk_size, replay, scheduler, resume, force):
+                     declarers, strains, modes, chunk_size, replay, scheduler, scheduler_timeout,
+                     resume, force):
     """Deal and solve DEALS deals double-dummy with the widow, for every declarer,
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
@@ -119,7 +127,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     else:
         config, replayed, bad_lines = _new_config(scenario, dealer, fixed, constraint, deals, seed,
                                        declarers, strains, modes, chunk_size, replay,
-                                       "deals" in given)
+                                       "deals" in given, "declarers" in given)
         builtin = scenario is None and not given
     if builtin and is_finished(out, config) and not force:
         click.echo(f"{out} already holds this finished run; its summary follows "
@@ -130,7 +138,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         header = (f"{source}: {counted(config.deals, 'deal')} in "
                   f"{counted(config.chunks, 'chunk')} into {out}")
         run_with_progress(config, out, header, workers, scheduler, resume, force,
-                          replayed)
+                          replayed, scheduler_timeout=scheduler_timeout)
     click.echo(make_rate_summary(out, config))
     if bad_lines:
         click.echo(f"prefa simulate: {counted(bad_lines, 'bad line')} of {_name(replay)} skipped",
@@ -140,7 +148,8 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
 
 def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
                       scheduler=None, resume: bool = False, force: bool = False,
-                      replayed=None, finish: str | None = None) -> None:
+                      replayed=None, finish: str | None = None,
+                      scheduler_timeout: float = DEFAULT_SCHEDULER_TIMEOUT) -> None:
     """Run ``config`` into ``out`` with a progress report on stderr; Ctrl-C exits 130 and
     every failure is a clean message saying what the folder holds and how to ``finish``
     the run (default: ``prefa simulate -o OUT --resume``; empty: the folder is not kept)."""
@@ -153,7 +162,8 @@ def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
 
     try:
         simulate(config, out, workers, resume, force, progress.update, scheduler,
-                 replayed, on_plan=progress.start)
+                 replayed, on_plan=progress.start, scheduler_timeout=scheduler_timeout,
+                 on_stop=progress.stopping)
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"\ninterrupted: {state()}", err=True)
@@ -172,9 +182,11 @@ def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
 
 
 def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, strains, modes,
-                chunk_size, replay, deals_given):
+                chunk_size, replay, deals_given, declarers_given=True):
     """The configuration of a new run from the command line, the deals to replay and how
-    many lines of the replay file were bad."""
+    many lines of the replay file were bad.  A scenario that fixes cards of a hand
+    studies that hand: unless ``--declarers`` is given, its declarers are the seats of
+    the fixed hands."""
     from_options = dealer is not None or fixed or constraint
     replayed, digest, errors = None, "", []
     if replay is not None:
@@ -209,6 +221,9 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
         raise click.ClickException(str(exc)) from None
     if replay is None:
         dealers = {scenario_data.get("dealer", DEFAULT_DEALER)}
+        studied = parse_scenario(scenario_data).fixed_seats() if scenario_data else ()
+        if studied and not declarers_given:
+            declarers = studied
     try:
         seats = _declaring_seats(declarers, dealers)
     except SeatError as exc:
@@ -242,8 +257,9 @@ def _folder_state(out: Path, plan: Plan | None, finish: str | None = None) -> st
     """What an interrupted or failed run left behind, and how to go on."""
     if plan is None or plan.undone:
         return f"nothing was written; {out} is left as it was"
-    if plan.backup is not None and plan.backup.exists():
-        return f"no part was written; the replaced run is kept in {plan.backup}"
+    if plan.replaced and (out / REPLACED).exists():
+        return (f"no part was written; the replaced run is kept in {out / REPLACED}, and "
+                f"the next prefa command on {out} puts it back")
     return (f"the chunks written so far are kept; finish the run with: "
             f"{finish or f'prefa simulate -o {out} --resume'}")
 
@@ -303,6 +319,12 @@ class ProgressReport:
             click.echo(f"{p.done}/{counted(p.total, 'chunk')}, {self._info(p)}{self._eta(p)}",
                        err=True)
 
+    def stopping(self, running: int) -> None:
+        """A Ctrl-C (or an error) stops the run once its running chunks are written."""
+        self.close()
+        click.echo(f"\nwaiting for {counted(running, 'job')} (Ctrl-C again to stop now)",
+                   err=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
@@ -328,11 +350,12 @@ def make_rate_summary(out: Path, config: RunConfig | None = None) -> str:
 def _declarers_text(config: RunConfig | None) -> str:
     if config is None:
         return "declarers as in the run"
+    pooled = "pooled over the declarers " if len(config.declarers) > 1 else "declarer "
     if config.replay:
-        return f"declaring seats {','.join(map(str, config.declarers))}, their positions " \
+        return f"{pooled}in seats {','.join(map(str, config.declarers))}, their positions " \
                "set by each replayed deal's dealer"
     dealer = config.dealer
-    return "declarers " + ", ".join(seat_label(d, dealer) for d in config.declarers)
+    return pooled + ", ".join(seat_label(d, dealer) for d in config.declarers)
 
 
 @click.command(cls=PrefaCommand)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from prefa_sim.contracts import LADDER, ContractError, parse_contract
 from prefa_sim.jsonl import dumps
+from prefa_sim.simulate import dataset_notes
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
 from prefa_sim.stats.output import makerate_rows, render
 
-from .common import PrefaCommand, format_options
+from .common import PrefaCommand, format_options, say_notes
 
 
 @click.group()
@@ -57,6 +60,13 @@ def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
     if not groups:
         raise click.ClickException(f"no rows of {dataset} meet the filter in mode {mode}")
     click.echo(render(makerate_rows(groups, features, min_count), features, fmt))
+    split = bool({"declarer", "position"} & set(features)) or _one_declarer(where)
+    say_notes(dataset_notes(dataset, split), machine=fmt in ("csv", "json"))
+
+
+def _one_declarer(where: str | None) -> bool:
+    """Does a --where filter keep one declaring seat or position?"""
+    return bool(where and re.search(r"\b(declarer|position)\s*==", where))
 
 
 def _contracts(value: str) -> list:
@@ -121,6 +131,7 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
               f"{f' with {where}' if where else ''}; bootstrap {bootstrap} replicates over "
               f"deals (seed {seed})")
     click.echo(render_defence(stats_, shown, tables, fmt, header))
+    say_notes(dataset_notes(dataset, _one_declarer(where)), machine=fmt in ("csv", "json"))
 
 
 @stats.command("bidding", cls=PrefaCommand)
@@ -172,9 +183,11 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
                                                          "low": r.value.low,
                                                          "high": r.value.high},
              "error_rate": r.error_rate} for r in decisions]
+        data["notes"] = dataset_notes(dataset)
         click.echo(dumps(data))
         return
     click.echo(bidding_text(result, markdown))
+    say_notes(dataset_notes(dataset))
     if regrets:
         from prefa_sim.stats.output import text_table
 

@@ -50,6 +50,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .cards import Strain, popcount
+from .run_folder import recover
 from .tables import MODES, TableRow
 
 SCHEMA = pa.schema(
@@ -154,10 +155,12 @@ class DatasetError(ValueError):
 
 def dataset_files(path: str | Path) -> list[Path]:
     """The Parquet files of a dataset: ``path`` itself, or the ``part-*.parquet`` files of a
-    run folder in chunk order."""
+    run folder in chunk order (after ``run_folder.recover``)."""
     path = Path(path)
     if not path.exists():
         raise DatasetError(f"{path} does not exist")
+    if path.is_dir():
+        recover(path)  # a --force that a killed process left half done
     # Chunk order: part-99999 before part-100000 (numbers grow past five digits).
     files = (sorted(path.glob("part-*.parquet"), key=lambda p: (len(p.name), p.name))
              if path.is_dir() else [path])

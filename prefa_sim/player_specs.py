@@ -12,6 +12,9 @@ without loading the players themselves.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 SEES_ALL = "sees-all:"
 """The prefix of a player file's spec that grants it every card."""
 
@@ -37,3 +40,8 @@ def player_label(spec: str) -> str:
     """The name outputs give a player: its spec, marked when it sees all cards."""
     spec = str(spec)
     return spec + SEES_ALL_NOTE if sees_all_cards(spec) else spec
+
+
+def file_digest(path: str | Path) -> str:
+    """The SHA-256 of a player file's contents, as a run records it."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

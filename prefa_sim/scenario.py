@@ -85,6 +85,12 @@ class Scenario:
         """The absolute seat of ``first``, ``second`` or ``dealer``."""
         return seat_of(role, self.dealer)
 
+    def fixed_seats(self) -> tuple[int, ...]:
+        """The seats whose hands the scenario fixes cards of, in seat order: the hands
+        it studies."""
+        return tuple(sorted(self.seat_of(role) for role, mask in self.fixed.items()
+                            if mask and role != "widow"))
+
     def describe(self) -> str:
         """A one-line summary: name, dealer, fixed cards, constraints."""
         parts = [f"{self.name}: dealer seat {self.dealer}"]

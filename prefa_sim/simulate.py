@@ -20,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields
@@ -36,16 +34,27 @@ import pyarrow.parquet as pq
 from .cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
 from .dataset import records_table, table_records
 from .jsonl import decode, misspelt_field, numbered_lines, unexpected
+from .player_specs import file_digest
+from .run_folder import (
+    MANIFEST,
+    PART_GLOB,
+    REPLAY_FILE,
+    TEMPORARY_PART_GLOB,
+    RunLock,
+    drop_replaced,
+    put_back,
+    recover_locked,
+    run_files,
+    set_aside,
+)
 from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
 from .seats import DEFAULT_DEALER, SeatError, check_dealer
 from .solver import Solver, worker_solver
 from .tables import MODES, deal_table
 from .words import counted
+from .workers import DEFAULT_SCHEDULER_TIMEOUT, dask_client, unordered_map
 
-MANIFEST = "_run.json"  # a leading "_" keeps Parquet readers from reading it
-REPLAY_FILE = "_replay.npy"  # deals to replay: rows [hand0, hand1, hand2, widow, dealer]
-PART_GLOB = "part-*.parquet"
-LATER_KEYS = {"players", "duplicate", "full_games"}
+LATER_KEYS = {"players", "duplicate", "full_games", "player_files"}
 """Run-record keys added after the first release: a record without them is still whole."""
 
 
@@ -74,6 +83,9 @@ class RunConfig:
     """``prefa games``: every deal in the three seatings of the players."""
     full_games: bool = False
     """``prefa games``: ``deals`` whole games to the empty pot instead of single deals."""
+    player_files: dict = field(default_factory=dict)
+    """``prefa games``: the SHA-256 of each player file's contents, by absolute path (the
+    players' specs name the files by that path): a resume with a changed file is refused."""
 
     def __post_init__(self) -> None:
         for name, low in (("deals", 1), ("seed", 0), ("chunk_size", 1)):
@@ -106,6 +118,9 @@ class RunConfig:
             value = getattr(self, name)
             if not isinstance(value, bool) or (value and not self.players):
                 raise RunError(f"{name} is true or false, and needs players")
+        if not isinstance(self.player_files, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in self.player_files.items()):
+            raise RunError("player_files must map file paths to their hashes")
         if self.players and (self.scenario or self.replay):
             raise RunError("games are played on random deals: no scenario or replay")
 
@@ -282,10 +297,9 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
     if config is None:
         return []
     about = [("deals", f"{config.deals:,}")]
-    written = len(written_chunks(Path(out_dir), config))
-    if written < config.chunks:
-        about.append(("unfinished", f"{written} of {counted(config.chunks, 'chunk')} written; "
-                                    f"finish with prefa simulate -o {out_dir} --resume"))
+    unfinished = _unfinished(Path(out_dir), config)
+    if unfinished:
+        about.append(("unfinished", unfinished))
     if config.replay:
         about.append(("deals from", "a replayed file (their own dealers)"))
     else:
@@ -298,6 +312,43 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
     about += [("declaring seats", ", ".join(map(str, config.declarers))),
               ("strains", ", ".join(config.strains)), ("defence modes", ", ".join(config.modes))]
     return about
+
+
+def _unfinished(out_dir: Path, config: RunConfig) -> str | None:
+    """How much of an unfinished run is written, and how to finish it (None: finished)."""
+    written = len(written_chunks(out_dir, config))
+    if written == config.chunks:
+        return None
+    command = "games" if config.players else "simulate"
+    return (f"{written} of {counted(config.chunks, 'chunk')} written; finish with prefa "
+            f"{command} -o {out_dir} --resume")
+
+
+def dataset_notes(out_dir: str | Path, split_by_declarer: bool = False) -> list[str]:
+    """What every summary of the dataset in ``out_dir`` must say of it: that the run is
+    unfinished (its figures cover the chunks written), and that rows of more than one
+    declaring seat are pooled (unless the summary is ``split_by_declarer``).  Empty for
+    a file, or a folder without a readable run record."""
+    try:
+        config = read_manifest(out_dir) if Path(out_dir).is_dir() else None
+    except RunError:
+        return []
+    if config is None:
+        return []
+    notes = []
+    unfinished = _unfinished(Path(out_dir), config)
+    if unfinished:
+        notes.append(f"an unfinished run: {unfinished}")
+    if not config.players and len(config.declarers) > 1 and not split_by_declarer:
+        seats = ", ".join(map(str, config.declarers))
+        notes.append(f"rows pooled over the declaring seats {seats} (group by declarer or "
+                     "position to tell them apart)")
+    return notes
+
+
+def dataset_caption(out_dir: str | Path) -> str:
+    """The scenario behind a dataset and its ``dataset_notes``, for a figure's footnote."""
+    return "; ".join([scenario_name(out_dir), *dataset_notes(out_dir)])
 
 
 def scenario_name(out_dir: str | Path) -> str:
@@ -334,25 +385,23 @@ class Plan:
     """Parts found broken on resume, with the reason; they are run again."""
     created: list[Path]
     """Files (and the folder) made by a fresh start, removed if it fails before any part."""
-    backup: Path | None = None
-    """The replaced run's files (``--force``), put back if the new run fails before its
-    first part, deleted once it is written."""
+    replaced: bool = False
+    """A run set aside by ``--force`` (``run_folder.set_aside``), put back if the new run
+    fails before its first part, deleted once it is written."""
     fresh: bool = False
     """A new run (not a resume): a failure before its first part is undone."""
     undone: bool = False
     """Set when a failed start was undone: the folder is as the run found it."""
+    recovered: str | None = None
+    """What was put right of an earlier, interrupted ``--force`` (``run_folder.recover``)."""
+    lock: RunLock | None = None
+    """The folder's lock, held until the run ends."""
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
-
-
-def _run_files(out_dir: Path) -> list[Path]:
-    """The files of a run in ``out_dir``: parts, temporary parts, the record, the replay."""
-    names = [*out_dir.glob(PART_GLOB), *out_dir.glob(".part-*.parquet.tmp*")]
-    return names + [out_dir / n for n in (MANIFEST, REPLAY_FILE) if (out_dir / n).exists()]
 
 
 def _check_replay(out_dir: Path, config: RunConfig) -> None:
@@ -368,7 +417,22 @@ def _check_replay(out_dir: Path, config: RunConfig) -> None:
                        "recorded; use --force to start the run again")
 
 
+def _check_player_files(config: RunConfig) -> None:
+    """The player files of a run hold what they held when it started."""
+    for path, digest in config.player_files.items():
+        try:
+            now = file_digest(path)
+        except OSError as exc:
+            raise RunError(f"player file {path} of this run cannot be read "
+                           f"({exc.strerror or exc}); resume with the file as it was") from None
+        if now != digest:
+            raise RunError(f"player file {path} has changed since this run started: resume "
+                           "with the file as it was (or --force to start again with the new "
+                           "one)")
+
+
 def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
+    _check_player_files(config)
     if config.replay:
         _check_replay(out_dir, config)
     parts = list(out_dir.glob(PART_GLOB))
@@ -384,7 +448,7 @@ def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
         problem = part_problem(chunk_path(out_dir, index), config, index)
         if problem:
             redone.append((index, problem))
-    for stray in out_dir.glob(".part-*.parquet.tmp*"):
+    for stray in out_dir.glob(TEMPORARY_PART_GLOB):
         stray.unlink()
     for index, _ in redone:
         chunk_path(out_dir, index).unlink(missing_ok=True)
@@ -397,13 +461,35 @@ def _resume_plan(config: RunConfig, out_dir: Path) -> Plan:
 
 def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
             replay: np.ndarray | None = None) -> Plan:
-    """Check the output folder (and store the deals to replay); plan the chunks to run."""
+    """Lock the output folder, put right an interrupted ``--force`` found there, check the
+    folder (and store the deals to replay) and plan the chunks to run.  The plan holds
+    the lock: ``finish`` lets go of it."""
     if resume and force:
         raise RunError("--resume finishes the run in the folder and --force replaces it: "
                        "give one of them")
     if out_dir.exists() and not out_dir.is_dir():
         raise RunError(f"{out_dir} is a file, not a folder")
-    recorded = read_manifest(out_dir) if out_dir.exists() and not force else None
+    if resume and not out_dir.exists():
+        raise RunError(f"{out_dir} holds no run to resume")
+    made_folder = not out_dir.exists()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out_dir)
+    try:
+        lock.acquire()
+        recovered = recover_locked(out_dir)
+        plan = _plan(config, out_dir, resume, force, replay, made_folder)
+    except BaseException:
+        lock.release()
+        if made_folder and out_dir.is_dir() and not any(out_dir.iterdir()):
+            out_dir.rmdir()
+        raise
+    plan.lock, plan.recovered = lock, recovered
+    return plan
+
+
+def _plan(config: RunConfig, out_dir: Path, resume: bool, force: bool,
+          replay: np.ndarray | None, made_folder: bool) -> Plan:
+    recorded = read_manifest(out_dir) if not force else None
     if recorded is not None:
         if not resume:
             if len(written_chunks(out_dir, recorded)) == recorded.chunks:
@@ -417,19 +503,14 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
         return _resume_plan(config, out_dir)
     if resume:
         raise RunError(f"{out_dir} holds no run to resume")
-    made_folder = not out_dir.exists()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    old = _run_files(out_dir)
-    if old and not force:
+    if not force and run_files(out_dir):
         raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
                        "another folder, or --force to replace them")
     plan = Plan(lambda: iter(range(config.chunks)), config.chunks, [],
                 [out_dir] if made_folder else [], fresh=True)
     try:
-        if old:  # --force: set the old run aside until the new one has written a part
-            plan.backup = Path(tempfile.mkdtemp(prefix=".replaced-", dir=out_dir))
-            for path in old:
-                os.replace(path, plan.backup / path.name)
+        # --force: the old run is set aside until the new one has written a part
+        plan.replaced = force and set_aside(out_dir) is not None
         if replay is not None:
             plan.created.append(out_dir / REPLAY_FILE)
             _write_atomic(out_dir / REPLAY_FILE, _npy_bytes(replay))
@@ -453,13 +534,14 @@ def _undo_start(out_dir: Path, plan: Plan, restore: bool = True) -> None:
     """After a failed or interrupted run: a fresh start that wrote no part is undone
     (``_restore_start``); once the new run has a part, the replaced run goes instead.
     With ``restore`` false (tasks may still be running on a cluster) a replaced run
-    stays where it was set aside."""
-    for stray in out_dir.glob(".part-*.parquet.tmp*"):
+    stays where it was set aside, for the next command on the folder to put right
+    (``run_folder.recover``)."""
+    for stray in out_dir.glob(TEMPORARY_PART_GLOB):
         stray.unlink(missing_ok=True)
     if not plan.fresh:
         return
     if any(out_dir.glob(PART_GLOB)):  # the old run's parts were all set aside at the start
-        _drop_backup(plan)
+        drop_replaced(out_dir)
     elif restore:
         _restore_start(out_dir, plan)
 
@@ -469,50 +551,37 @@ def _restore_start(out_dir: Path, plan: Plan) -> None:
     for path in reversed(plan.created):
         if path != out_dir:
             path.unlink(missing_ok=True)
-    if plan.backup is not None and plan.backup.exists():
-        for path in plan.backup.iterdir():
-            os.replace(path, out_dir / path.name)
-        plan.backup.rmdir()
+    if plan.replaced:
+        put_back(out_dir)
     if out_dir in plan.created and not any(out_dir.iterdir()):
         out_dir.rmdir()
     plan.undone = True
 
 
-def _drop_backup(plan: Plan) -> None:
-    if plan.backup is not None and plan.backup.exists():
-        shutil.rmtree(plan.backup)
-
-
 # -- running -------------------------------------------------------------------------------
 
 def run_chunks(config: RunConfig, out_dir: Path, chunks: Iterable[int], workers: int,
-               scheduler=None) -> Iterator[tuple[int, int, int]]:
+               client=None, on_stop: Callable[[int], None] | None = None
+               ) -> Iterator[tuple[int, int, int]]:
     """Run ``chunks`` and yield ``(chunk, tried, accepted)`` as each is written.
 
-    With ``scheduler`` (a Dask distributed address, or a ``Client``), on that
-    cluster: its workers need prefa-sim installed and ``out_dir`` on a shared
-    file system.  Otherwise on local processes (inline with one worker).  Jobs
-    are handed out a few at a time, never listed up front.
+    With ``client`` (a Dask distributed ``Client``, ``workers.dask_client``), on its
+    cluster: its workers need prefa-sim installed and ``out_dir`` on a shared file
+    system.  Otherwise on local processes (inline with one worker).  Jobs are handed
+    out a few at a time, never listed up front.  Stopped by a Ctrl-C, the local
+    processes finish their running chunks first (``on_stop`` is told how many), unless
+    a second Ctrl-C comes (``workers.unordered_map``).
     """
     jobs = ((config, str(out_dir), index) for index in chunks)
-    if scheduler is not None:
-        yield from _run_on_dask(jobs, scheduler)
+    if client is not None:
+        yield from _run_on_dask(jobs, client)
         return
-    if workers <= 1:
-        for job in jobs:
-            yield _write_chunk_job(job)
-        return
-    from .workers import unordered_map
-
-    yield from unordered_map(_write_chunk_job, jobs, workers)
+    yield from unordered_map(_write_chunk_job, jobs, workers, on_stop=on_stop)
 
 
-def _run_on_dask(jobs: Iterator, scheduler) -> Iterator[tuple[int, int, int]]:
+def _run_on_dask(jobs: Iterator, client) -> Iterator[tuple[int, int, int]]:
     from distributed import as_completed
 
-    from .workers import dask_client
-
-    client = dask_client(scheduler)
     submitted: list = []
     try:
         window = 2 * max(1, sum(client.nthreads().values()))
@@ -527,8 +596,6 @@ def _run_on_dask(jobs: Iterator, scheduler) -> Iterator[tuple[int, int, int]]:
             submitted = [f for f in submitted if not f.done()]
     finally:
         client.cancel([f for f in submitted if not f.done()])
-        if client is not scheduler:
-            client.close()
 
 
 def _take(iterator: Iterator, n: int) -> list:
@@ -554,28 +621,40 @@ class Progress:
 def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: bool = False,
              force: bool = False, progress: Callable[[Progress], None] | None = None,
              scheduler=None, replay: np.ndarray | None = None,
-             on_plan: Callable[[Plan], None] | None = None) -> Path:
+             on_plan: Callable[[Plan], None] | None = None,
+             scheduler_timeout: float = DEFAULT_SCHEDULER_TIMEOUT,
+             on_stop: Callable[[int], None] | None = None) -> Path:
     """Run (or finish) a simulation into ``out_dir``.
 
     ``replay``: deals to solve instead of sampling (``replay_rows``; the config's
     ``replay`` must be their hash and ``deals`` their number).  ``progress`` is
-    called after each chunk and ``on_plan`` once the folder is checked.
-    ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on.
-    ``workers`` is capped at the number of chunks to run.
+    called after each chunk, ``on_plan`` once the folder is checked and ``on_stop``
+    with the number of running chunks a Ctrl-C waits for.
+    ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on; it
+    is reached (within ``scheduler_timeout`` seconds) before the folder is touched, so
+    a scheduler that is refused leaves the folder as it was.  ``workers`` is capped at
+    the number of chunks to run.  One process at a time works in a folder
+    (``run_folder.RunLock``).
     """
     out_dir = Path(out_dir)
-    plan = prepare(config, out_dir, resume, force, replay)
+    client = dask_client(scheduler, scheduler_timeout) if scheduler is not None else None
+    try:
+        plan = prepare(config, out_dir, resume, force, replay)
+    except BaseException:
+        _close_client(client, scheduler)
+        raise
     start = time.perf_counter()
     done = config.chunks - plan.remaining
     deals_done = 0
     sampled = SamplerStats()
+    chunks = run_chunks(config, out_dir, plan.todo(), min(workers, plan.remaining), client,
+                        on_stop)
     try:
         if on_plan:
             on_plan(plan)
-        for index, tried, accepted in run_chunks(config, out_dir, plan.todo(),
-                                                 min(workers, plan.remaining), scheduler):
+        for index, tried, accepted in chunks:
             if deals_done == 0:
-                _drop_backup(plan)  # the new run has its first part: the old one goes
+                drop_replaced(out_dir)  # the new run has its first part: the old one goes
             done += 1
             deals_done += len(config.chunk_deals(index))
             sampled.tried += tried
@@ -584,10 +663,20 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
                 progress(Progress(done, config.chunks, deals_done,
                                   time.perf_counter() - start, sampled.acceptance))
     except BaseException:
-        _undo_start(out_dir, plan, restore=scheduler is None)
+        chunks.close()  # the running chunks are finished (or killed) before the folder is seen
+        _undo_start(out_dir, plan, restore=client is None)
         raise
-    _drop_backup(plan)
+    finally:
+        _close_client(client, scheduler)
+        plan.lock.release()
+    drop_replaced(out_dir)
     return out_dir
+
+
+def _close_client(client, scheduler) -> None:
+    """Close a client made here from an address (one handed in stays open)."""
+    if client is not None and client is not scheduler:
+        client.close()
 
 
 # -- replays -------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -44,15 +45,48 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _start_worker() -> None:
-    """A worker leaves Ctrl-C to the main process, and ends quickly (``quick_exit``)."""
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker looks whether the process that started it is still there."""
+
+
+def _start_worker(parent: int) -> None:
+    """A worker leaves Ctrl-C to the main process, ends quickly (``quick_exit``) and dies
+    with its parent (``_die_with_parent``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     quick_exit()
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` ends, however it ends (SIGKILL included), so
+    that no worker lives on without the run that started it.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``); a
+    daemon thread that looks every ``PARENT_POLL_SECONDS`` whether this process has
+    been handed to another parent covers the other systems, and a parent that died
+    before the first look.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="prefa-parent-watch", daemon=True).start()
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Fresh ("spawn") worker processes that leave Ctrl-C to the main process."""
+    """Fresh ("spawn") worker processes that leave Ctrl-C to the main process and die
+    with it."""
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                               initargs=(os.getpid(),),
                                mp_context=multiprocessing.get_context("spawn"))
 
 
@@ -120,11 +154,6 @@ class _HeldInterrupts:
             previous(signal.SIGINT, frame)  # as if the press came now
 
 
-def _submit(pool: ProcessPoolExecutor, held: _HeldInterrupts, fn: Callable, *args) -> Future:
-    with held:
-        return pool.submit(fn, *args)
-
-
 def _wait_first(pending: Iterable[Future], held: _HeldInterrupts) -> tuple[set, set]:
     """Wait until one of ``pending`` is done, looking for a held Ctrl-C every
     ``POLL_SECONDS``; (done, not done)."""
@@ -145,22 +174,60 @@ def _done(future: Future, held: _HeldInterrupts) -> bool:
         return future.done()
 
 
+class _Pool:
+    """A process pool that remembers the jobs handed to it and not yet done."""
+
+    def __init__(self, workers: int, held: _HeldInterrupts) -> None:
+        self.executor = process_pool(workers)
+        self.held = held
+        self.jobs: set[Future] = set()
+
+    def submit(self, fn: Callable, *args) -> Future:
+        with self.held:
+            future = self.executor.submit(fn, *args)
+            self.jobs = {job for job in self.jobs if not job.done()}
+        self.jobs.add(future)
+        return future
+
+    def stop(self, on_stop: Callable[[int], None] | None) -> None:
+        """Drop the jobs not started and wait for the running ones; a Ctrl-C meanwhile
+        kills the workers at once (and is raised)."""
+        processes = list((self.executor._processes or {}).values())
+        manager = self.executor._executor_manager_thread
+        with self.held:  # shutdown(wait=False) forgets both: they are kept here
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            running = [job for job in self.jobs if not job.done()]
+        try:
+            if running and on_stop is not None:
+                on_stop(len(running))
+            while running:
+                with self.held:  # wait() never counts a cancelled job as done: done() does
+                    wait(running, timeout=POLL_SECONDS)
+                    running = [job for job in running if not job.done()]
+            for ending in [manager, *processes]:
+                while ending is not None and ending.is_alive():
+                    with self.held:
+                        ending.join(POLL_SECONDS)
+        except KeyboardInterrupt:
+            for process in processes:
+                process.kill()
+            raise
+
+
 @contextmanager
-def _running_pool(workers: int, held: _HeldInterrupts) -> Iterator[ProcessPoolExecutor]:
-    """A pool that, however its user stops, drops the jobs not started and lets the
-    running ones finish (a Ctrl-C meanwhile does not cut them short)."""
-    pool = process_pool(workers)
-    stopping = True  # until the user's block ends without an interrupt or error
+def _running_pool(workers: int, held: _HeldInterrupts,
+                  on_stop: Callable[[int], None] | None = None) -> Iterator[_Pool]:
+    """A pool that, however its user stops (an interrupt, an error, a generator closed),
+    drops the jobs not started and lets the running ones finish, after telling
+    ``on_stop`` how many there are; a second Ctrl-C then stops them at once."""
+    pool = _Pool(workers, held)
     try:
         yield pool
-        stopping = False
-    finally:
-        try:
-            with held:
-                pool.shutdown(wait=True, cancel_futures=True)
-        except KeyboardInterrupt:
-            if not stopping:  # pressed during a normal end: that is the interrupt
-                raise
+    except BaseException:
+        pool.stop(on_stop)
+        raise
+    with held:
+        pool.executor.shutdown(wait=True)
 
 
 AHEAD = 2
@@ -219,11 +286,11 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
 
         # One worker starts now and loads fn's modules while this process answers the
         # first batch; the pool starts the others as it is handed batches.
-        _submit(pool, held, _call_each, fn, [])
+        pool.submit(_call_each, fn, [])
         for number, chunk in enumerate(itertools.chain(opening, batches)):
             away = {future for future in away if not _done(future, held)}
             if number and len(away) < AHEAD * (workers - 1):
-                future = _submit(pool, held, _call_each, fn, chunk)
+                future = pool.submit(_call_each, fn, chunk)
                 away.add(future)
             else:
                 future = _done_here(fn, chunk)
@@ -235,14 +302,22 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
 
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
-                  window: int | None = None) -> Iterator[R]:
-    """``fn`` over ``items`` on ``workers`` processes, results as they complete."""
+                  window: int | None = None,
+                  on_stop: Callable[[int], None] | None = None) -> Iterator[R]:
+    """``fn`` over ``items`` on ``workers`` processes, results as they complete.
+
+    Stopped by a Ctrl-C or an error, it drops the jobs not started, tells ``on_stop``
+    how many are running and waits for them; a second Ctrl-C kills them (one worker:
+    ``finish_first``)."""
+    if workers <= 1:
+        yield from inline_map(fn, items, on_stop)
+        return
     window = window or 2 * workers
     held = _HeldInterrupts()
-    with _running_pool(workers, held) as pool:
+    with _running_pool(workers, held, on_stop) as pool:
         pending: set[Future] = set()
         for item in items:
-            pending.add(_submit(pool, held, fn, item))
+            pending.add(pool.submit(fn, item))
             if len(pending) >= window:
                 done, pending = _wait_first(pending, held)
                 for future in done:
@@ -253,22 +328,68 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
                 yield _result(future, held)
 
 
+def inline_map(fn: Callable[[T], R], items: Iterable[T],
+               on_stop: Callable[[int], None] | None = None) -> Iterator[R]:
+    """``fn`` over ``items`` in this process, each job finished before a Ctrl-C stops
+    the map (``finish_first``)."""
+    for item in items:
+        with finish_first(on_stop) as pressed:
+            result = fn(item)
+        yield result
+        if pressed:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def finish_first(on_stop: Callable[[int], None] | None = None) -> Iterator[list[bool]]:
+    """Within the block, a first Ctrl-C only tells ``on_stop`` (one job running) and is
+    noted in the list yielded; a second one raises ``KeyboardInterrupt`` at once.  Outside
+    the main thread, or with Ctrl-C ignored, nothing changes."""
+    pressed: list[bool] = []
+    handler = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(handler):
+        yield pressed
+        return
+
+    def note(signum: int, frame) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(True)
+        if on_stop is not None:
+            on_stop(1)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
 class SchedulerError(ValueError):
     """A Dask scheduler that cannot be reached or used."""
 
 
-def dask_client(scheduler):
+DEFAULT_SCHEDULER_TIMEOUT = 5.0
+"""Seconds to wait for a Dask scheduler to answer before giving up."""
+
+
+def dask_client(scheduler, timeout: float = DEFAULT_SCHEDULER_TIMEOUT):
     """A ``distributed.Client`` for a scheduler address (or the client given), with a clear
-    ``SchedulerError`` for an address that is malformed or does not answer."""
+    ``SchedulerError`` for Dask not installed, or an address that is malformed or does
+    not answer within ``timeout`` seconds."""
     try:
         from distributed import Client
     except ImportError:
-        raise SchedulerError("--scheduler needs Dask: pip install 'prefa-sim[dask]'") from None
+        raise SchedulerError("--scheduler needs Dask distributed, which is not installed: "
+                             "pip install 'prefa-sim[dask]'") from None
     if isinstance(scheduler, Client):
         return scheduler
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise SchedulerError(f"--scheduler needs an address such as tcp://host:8786, got "
+                             f"{scheduler!r}")
     try:
-        return Client(scheduler)
+        return Client(scheduler, timeout=timeout)
     except (ValueError, TypeError, OSError, TimeoutError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") \
-            from None
+        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {reason} (give "
+                             "--scheduler-timeout SECONDS to wait longer)") from None

@@ -256,10 +256,10 @@ def test_force_replaces_a_run_only_once_the_new_one_has_a_part(tmp_path):
     result = run("simulate", "-n", 1, "--strains", "H", "--modes", "both", "--constraint",
                  "first.hearts > 8", "-o", out, "--force", "-w", 1)
     assert result.exit_code == 1 and "left as it was" in result.output
-    assert snapshot(out) == before and not list(out.glob(".replaced-*"))
+    assert snapshot(out) == before and not list(out.glob(".replaced*"))
     assert run("simulate", "-o", out, "--resume", "--force").exit_code == 1
     second = small_run(out, "--force", "--seed", 5)
-    assert not second.equals(first) and not list(out.glob(".replaced-*"))
+    assert not second.equals(first) and not list(out.glob(".replaced*"))
 
 
 def test_resume_needs_only_the_folder_and_refuses_other_settings(tmp_path):

@@ -139,9 +139,27 @@ def test_roles_notation_and_a_log_friendly_progress(tmp_path):
     assert (data["declarer"] == 0).all() and (data["position"] == 0).all()
     assert (data["hand0"] == parse_hand("AKQJ9.-.A7.K98")).all()
     assert (data["widow"] == parse_hand("-.-.8.7")).all()
-    assert "declarers seat 0 (first hand)" in result.stdout
+    assert "declarer seat 0 (first hand))" in result.stdout
     # Off a terminal the progress comes as whole lines, never carriage returns.
     assert "\r" not in result.stderr and "3/3 chunks" in result.stderr
     shown = run("show", str(out), "-n", "1").output
     discard = format_discard(int(data.loc[data.deal == 0, "discard_both"].iloc[0]))
     assert f"  {discard}\n" in shown and "seat 0 (first hand)" in shown
+
+
+def test_a_scenario_that_fixes_a_hand_studies_that_hand(tmp_path):
+    """"Is 7 hearts on?" for the fixed hand: its seat declares unless --declarers says
+    otherwise, and a summary over more than one declarer says that it pools them."""
+    scenario = Path(__file__).parents[1] / "data" / "scenarios" / "first_hand_hearts.toml"
+    common = ["-n", "8", "--seed", "2", "--strains", "H", "--modes", "both", "-w", "1"]
+    result = run("simulate", str(scenario), *common, "-o", str(tmp_path / "fixed"))
+    assert result.exit_code == 0, result.output
+    assert set(pd.read_parquet(tmp_path / "fixed")["declarer"]) == {0}
+    assert "rows from" in result.stdout and "; declarer seat 0 (first hand))" in result.stdout
+    result = run("simulate", *common, "--fixed", "second=AK.-.-.-", "-o",
+                 str(tmp_path / "second"))
+    assert set(pd.read_parquet(tmp_path / "second")["declarer"]) == {1}
+    result = run("simulate", str(scenario), *common, "--declarers", "0,1,2", "-o",
+                 str(tmp_path / "all"))
+    assert set(pd.read_parquet(tmp_path / "all")["declarer"]) == {0, 1, 2}
+    assert "pooled over the declarers seat 0 (first hand), seat 1" in result.stdout

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from prefa_sim.batch import answer
-from prefa_sim.workers import ordered_map
+from prefa_sim.workers import process_pool
 
 CHECK = ("import atexit, gc\n"
          "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n")
@@ -40,13 +40,10 @@ def quick_exit_asked() -> bool:
     return shutdown._registered
 
 
-def call(fn):
-    return fn()
-
-
 def test_a_worker_freezes_its_objects_at_exit():
-    assert list(ordered_map(call, [quick_exit_asked], 1)) == [True]  # a pool's worker asks
-    code = "from prefa_sim.workers import _start_worker\n_start_worker()\n"
+    with process_pool(1) as pool:
+        assert pool.submit(quick_exit_asked).result()  # a pool's worker asks
+    code = "import os\nfrom prefa_sim.workers import _start_worker\n_start_worker(os.getppid())\n"
     assert run_python(code) == ["frozen at exit: True"]  # and what it asks for happens
 
 

@@ -85,9 +85,12 @@ def test_the_command_in_every_format(dataset):
                                                  "csv").output)))
     assert [int(r["rows"]) for r in as_csv] == [r["rows"] for r in as_json]
     table = run("--by", "strain").output.splitlines()
-    assert table[0].split()[:3] == ["strain", "rows", "mean"] and len(table) == 3
+    assert table[0].split()[:3] == ["strain", "rows", "mean"] and len(table) == 4
+    assert table[-1] == ("(rows pooled over the declaring seats 0, 1 (group by declarer or "
+                         "position to tell them apart))")
     markdown = run("--format", "markdown").output.splitlines()
-    assert markdown[0].startswith("| strain | rows |") and len(markdown) == 4
+    assert markdown[0].startswith("| strain | rows |") and len(markdown) == 5
+    assert run("--by", "strain,declarer").output.splitlines()[-1].startswith("H ")
     for args, message in ((["--by", "colour"], "unknown feature"),
                           (["--where", "trumps >= 11"], "no rows"),
                           (["--by", "strain,strain"], "named twice"),
@@ -110,7 +113,8 @@ def test_dask_counts_the_same_groups(dataset):
     assert [(g.key, g.counts.tolist()) for g in remote] == \
         [(g.key, g.counts.tolist()) for g in local]
     assert result.exit_code == 0, result.output
-    assert [json.loads(line)["rows"] for line in result.output.splitlines()] == \
+    assert result.stderr.startswith("(rows pooled over the declaring seats")
+    assert [json.loads(line)["rows"] for line in result.stdout.splitlines()] == \
         [g.n for g in group_make_rates(dataset, ("strain",))]
 
 

@@ -13,10 +13,10 @@ import dataclasses
 import importlib.util
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..player_specs import SEES_ALL, without_grant
+from ..player_specs import SEES_ALL, file_digest, without_grant
 from .base import Player, PlayerError, RandomPlayer
 from .heuristic import HeuristicParams, HeuristicPlayer
 from .observation import Observation, observe
@@ -38,7 +38,8 @@ _WITH_SETTINGS = re.compile(r"^(\w+)\((.*)\)$", re.S)
 
 __all__ = ["PLAYERS", "FilePlayer", "HeuristicParams", "HeuristicPlayer", "Observation",
            "OraclePlayer", "Player", "PlayerError", "RandomPlayer", "SamplingParams",
-           "SamplingPlayer", "make_player", "make_players", "observe", "player_specs"]
+           "SamplingPlayer", "make_player", "make_players", "observe", "pinned_specs",
+           "player_specs"]
 
 
 def make_player(spec: str) -> Player:
@@ -165,6 +166,23 @@ def player_specs(specs: str) -> list[str]:
     for name in set(names):
         make_player(name)
     return names
+
+
+def pinned_specs(specs: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Player specs with every file named by its absolute path, and the SHA-256 of each
+    file's contents by that path: what a run records, so that a resume from another
+    folder, or with a changed file, plays the same players or is refused."""
+    pinned, files = [], {}
+    for spec in specs:
+        grant = SEES_ALL if spec.strip().startswith(SEES_ALL) else ""
+        bare = without_grant(spec)
+        path, sep, name = bare.rpartition(":")
+        if sep and path.endswith(".py") and not _WITH_SETTINGS.match(bare):
+            absolute = str(Path(path).resolve())
+            files[absolute] = file_digest(absolute)
+            bare = f"{absolute}:{name}"
+        pinned.append(grant + bare)
+    return pinned, files
 
 
 def make_players(specs: str) -> list[Player]:
