@@ -45,7 +45,7 @@ def main() -> None:
         result = match_result(names, money)
         for a, b in PAIRS[index]:
             e = result.differences[a, b]
-            star = "*" if e.low > 0 or e.high < 0 else " "
+            star = "*" if e.excludes_zero else " "
             print(f"{' '.join(players):<30} {names[a]:<13} {names[b]:<13} "
                   f"{e.value:+8.1f} ({e.low:+7.1f}..{e.high:+7.1f}) {star}")
     print("wall time per match (s): " + ", ".join(f"{t:.0f}" for t in times)

@@ -9,8 +9,9 @@ import click
 from prefa_sim.bots import PlayerError, make_player
 from prefa_sim.bots.match import match_result, play_match
 from prefa_sim.jsonl import dumps
-from prefa_sim.stats.bidding import lettered, player_labels
-from prefa_sim.stats.output import text_table
+from prefa_sim.stats.bidding import few_warning, lettered, player_labels
+from prefa_sim.stats.intervals import MIN_BOOTSTRAP_UNITS
+from prefa_sim.stats.output import money_record, money_text, text_table
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
@@ -65,7 +66,7 @@ def match(players, deals, seed, workers, bootstrap, as_json):
 
 
 def _money(e) -> str:
-    return f"{e.value:+.1f} ({e.low:+.1f}..{e.high:+.1f})"
+    return money_text(e.value, e.low, e.high, e.few)
 
 
 def _text(result, seed: int) -> str:
@@ -85,21 +86,25 @@ def _text(result, seed: int) -> str:
                 row.append("-")
                 continue
             e = result.differences[a, b]
-            row.append(_money(e) + (" *" if e.low > 0 or e.high < 0 else ""))
+            row.append(_money(e) + (" *" if e.excludes_zero else ""))
         body.append(row)
     lines.append(text_table(["", "A", "B", "C"], body))
     order = sorted(range(3), key=lambda k: -result.means[k].value)
     top, second = order[0], order[1]
     e = result.differences[top, second]
-    clear = "the interval excludes zero" if e.low > 0 else "the interval does not exclude zero"
+    clear = "the interval excludes zero" if e.excludes_zero else \
+        "the interval does not exclude zero"
+    detail = "too few deals to tell" if e.few else f"{e.low:+.1f}..{e.high:+.1f}; {clear}"
     lines += ["", f"ahead: {result.names[top]}, by {e.value:+.1f} kapíkia per deal over "
-                  f"{result.names[second]} ({e.low:+.1f}..{e.high:+.1f}; {clear})"]
+                  f"{result.names[second]} ({detail})"]
+    if result.deals < MIN_BOOTSTRAP_UNITS:
+        lines.insert(0, few_warning(result.deals))
     return "\n".join(lines)
 
 
 def _as_dict(result, seed: int) -> dict:
     def est(e):
-        return {"value": e.value, "low": e.low, "high": e.high}
+        return money_record(e)
 
     return {"deals": result.deals, "seed": seed, "players": list(result.names),
             "kapikia_per_deal": [est(e) for e in result.means],

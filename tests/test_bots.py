@@ -298,7 +298,7 @@ def test_the_match_table_heads_its_columns_with_letters():
     with letter and name and heads its columns with the letters alone, so that no column
     is as wide as a name; each cell is the difference of that row's and column's means."""
     long = "heuristic(widow_bonus=1, name_margin=1)"
-    args = ["match", long, "random", "heuristic", "-n", "4", "--seed", "2", "-w", "1",
+    args = ["match", long, "random", "heuristic", "-n", "20", "--seed", "2", "-w", "1",
             "--bootstrap", "100"]
     text = CliRunner().invoke(main, args).output.splitlines()
     data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)

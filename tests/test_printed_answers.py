@@ -2,6 +2,7 @@
 run leaves out, how many whole games a cap cut short, and small samples."""
 
 import json
+import re
 
 import pandas as pd
 from click.testing import CliRunner
@@ -45,3 +46,42 @@ def test_statistics_of_an_unfinished_run_say_so(tmp_path, monkeypatch):
     assert json.loads(result.stdout)["notes"] == [
         f"an unfinished run: 2 of 3 chunks written; finish with prefa games -o {games} --resume"]
     assert len(pd.read_parquet(games)) == 4
+
+
+def test_few_deals_star_nothing_and_print_no_exact_interval(tmp_path):
+    """Two deals between a player and two random ones: no difference starred, a warning,
+    and no interval of one deal printed as if exact."""
+    result = run("match", "heuristic", "random", "random", "-n", 2, "-w", 1)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("warning: only 2 deals, fewer than the 20")
+    assert " *" not in result.stdout.split("(* the interval excludes zero):")[1]
+    assert "(too few deals to tell)" in result.stdout
+    as_json = json.loads(run("match", "heuristic", "random", "random", "-n", 2, "-w", 1,
+                             "--json").stdout)
+    assert all(d["few"] for d in as_json["differences"])
+    games = tmp_path / "games"
+    assert run("games", "--players", "heuristic,random,random", "-n", 3, "-w", 1, "-o",
+               games).exit_code == 0
+    text = run("stats", "bidding", games).stdout
+    assert text.startswith("warning: only 3 deals")
+    assert not re.search(r"([+-]\d+\.\d) \(\1\.\.\1\)", text)  # no +32.0 (+32.0..+32.0)
+    assert " *" not in text.split("(* the interval excludes zero):")[1]
+    data = json.loads(run("stats", "bidding", games, "--json").stdout)
+    assert all(p["few"] for p in data["pairs"])
+    # Enough deals: the bootstrap's intervals, and a clear difference is starred.
+    big = run("match", "heuristic", "random", "random", "-n", 40, "-w", 1)
+    assert "warning" not in big.stdout and " *" in big.stdout
+
+
+def test_intervals_over_few_units():
+    from prefa_sim.stats.intervals import bootstrap_mean, ratio_bootstrap, wilson
+
+    one = bootstrap_mean([32.0])
+    assert one.few and one.low == float("-inf") and not one.excludes_zero
+    same = bootstrap_mean([5.0, 5.0, 5.0])
+    assert same.few and not same.excludes_zero
+    spread = bootstrap_mean([1.0, 2.0, 3.0, 4.0])  # Student's t with 3 degrees of freedom
+    assert abs(spread.high - (2.5 + 3.182 * (5 / 3) ** 0.5 / 2)) < 1e-3
+    # Rates over few deals are at least Wilson over the deals, not over their rows.
+    rate = ratio_bootstrap([3, 3, 3], [3, 3, 3])
+    assert rate.low <= wilson(3, 3).low and rate.few

@@ -104,7 +104,8 @@ def test_bootstrap_mean():
     assert (e.high - e.low) / 2 == pytest.approx(half, rel=0.15)  # close to the normal one
     assert bootstrap_mean(values, 500, seed=3) == bootstrap_mean(values, 500, seed=3)
     one = bootstrap_mean([7.0])
-    assert (one.value, one.low, one.high, one.n) == (7.0, 7.0, 7.0, 1)
+    assert (one.value, one.low, one.high, one.n) == (7.0, -math.inf, math.inf, 1)  # unknown
+    assert one.few and not e.few
     assert math.isnan(bootstrap_mean([]).value)
 
 
@@ -135,14 +136,22 @@ def test_a_rate_at_0_or_1_gets_the_wilson_interval_over_its_units(successes, tri
     assert (e.low, e.high) == (pytest.approx(floor.low), pytest.approx(floor.high))
 
 
-def test_few_units_are_never_narrower_than_wilson_at_the_effective_trials():
-    from prefa_sim.stats.intervals import ratio_bootstrap, wilson
+def test_rates_are_never_narrower_than_wilson_at_the_effective_trials():
+    from prefa_sim.stats.intervals import _wilson_bounds, ratio_bootstrap, wilson
 
-    # Four deals alike at two of three: the bootstrap is a point, the trials independent.
+    # Twenty deals alike at two of three: the bootstrap is a point, the trials independent.
+    e = ratio_bootstrap([2] * 20, [3] * 20, 500, seed=1)
+    assert (e.low, e.high) == (pytest.approx(wilson(40, 60).low),
+                               pytest.approx(wilson(40, 60).high))
+    # One seating of twenty deals failed: the percentile bootstrap's low end is too high
+    # for 59 of 60; the spread it measures is no more than independent trials', so the
+    # interval reaches Wilson's over the 60 trials.
+    e = ratio_bootstrap([2] + [3] * 19, [3] * 20, 2000, seed=1)
+    assert e.high == 1.0 and e.low == pytest.approx(wilson(59, 60).low)
+    assert not e.few
+    # Fewer deals than a bootstrap needs: Wilson over the deals, not over their rows.
     e = ratio_bootstrap([2, 2, 2, 2], [3, 3, 3, 3], 500, seed=1)
-    assert (e.low, e.high) == (pytest.approx(wilson(8, 12).low), pytest.approx(wilson(8, 12).high))
-    # One seating of four deals failed: the percentile bootstrap's low end, 3/4, is too
-    # high for 11 of 12; the spread it measures is no more than independent trials', so
-    # the interval reaches Wilson's over the 12 trials.
+    low, high = _wilson_bounds(2 / 3, 4)
+    assert (e.low, e.high) == (pytest.approx(low), pytest.approx(high)) and e.few
     e = ratio_bootstrap([3, 2, 3, 3], [3, 3, 3, 3], 2000, seed=1)
-    assert e.high == 1.0 and e.low == pytest.approx(wilson(11, 12).low)
+    assert e.high == 1.0 and e.low == pytest.approx(_wilson_bounds(11 / 12, 4)[0])

@@ -22,7 +22,8 @@ import pandas as pd
 
 from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
 from ..player_specs import player_label
-from .intervals import Estimate, bootstrap_mean, ratio_bootstrap, wilson
+from .intervals import MIN_BOOTSTRAP_UNITS, Estimate, bootstrap_mean, ratio_bootstrap, wilson
+from .output import money_record
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
            "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
@@ -109,10 +110,6 @@ def _rate(group: pd.DataFrame, paired: bool, replicates: int, seed: int,
     return {"won": n, "made": made, "rate": e.value, "rate_low": e.low, "rate_high": e.high}
 
 
-def _money(e: Estimate) -> dict:
-    return {"value": e.value, "low": e.low, "high": e.high}
-
-
 def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) -> BiddingStats:
     """The statistics of ``read_games``'s frame."""
     paired = bool((games["seating"] > 0).any())
@@ -134,11 +131,11 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
     for k, name in enumerate(labels):
         won = played[played["winner"] == k]
         players.append({"player": name,
-                        "kapikia_per_deal": _money(bootstrap_mean(score[name], replicates,
+                        "kapikia_per_deal": money_record(bootstrap_mean(score[name], replicates,
                                                                   seed)),
                         **_rate(won, paired, replicates, seed)})
     pairs = [{"player": a, "versus": b,
-              **_money(bootstrap_mean(score[a] - score[b], replicates, seed))}
+              **money_record(bootstrap_mean(score[a] - score[b], replicates, seed))}
              for a in labels for b in labels if a != b]
 
     def grouped(key: str) -> list[dict]:
@@ -155,7 +152,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
         net = group.apply(lambda r: r[f"result{int(r['declarer'])}"], axis=1)
         declarations.append({"declarations": words, "deals": len(group),
                              "share": len(group) / len(played),
-                             "declarer_kapikia": _money(bootstrap_mean(net, replicates,
+                             "declarer_kapikia": money_record(bootstrap_mean(net, replicates,
                                                                        seed))})
     unit = "game" if (games["number"] > 0).any() else "deal"
     void = _rate(games, paired, replicates, seed, "void")
@@ -167,18 +164,19 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
 
 def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
     """The tables as aligned text (or Markdown)."""
-    from .output import text_table
+    from .output import money_text, text_table
 
     def pct(r: dict) -> str:
         return f"{100 * r['rate']:.1f}% ({100 * r['rate_low']:.1f}-{100 * r['rate_high']:.1f})"
 
     def money(m: dict) -> str:
-        return f"{m['value']:+.1f} ({m['low']:+.1f}..{m['high']:+.1f})"
+        return money_text(m["value"], m["low"], m["high"], m["few"])
 
     v = stats.void
     unit = stats.unit
     seatings = f"every {unit} in three seatings: paired" if stats.duplicate else "one seating"
-    parts = [f"{stats.deals:,} {unit}s, {stats.rows:,} deals played ({seatings}); void "
+    parts = [few_warning(stats.deals, unit)] if stats.deals < MIN_BOOTSTRAP_UNITS else []
+    parts += [f"{stats.deals:,} {unit}s, {stats.rows:,} deals played ({seatings}); void "
              f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia: "
              "each player's change of result, the pot shared in thirds (zero-sum); 95% "
              f"intervals (Wilson, bootstrap over {unit}s)"]
@@ -210,8 +208,18 @@ def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
     return "\n\n".join(parts)
 
 
+def few_warning(units: int, unit: str = "deal") -> str:
+    """The warning over fewer deals (or games) than the bootstrap needs."""
+    return (f"warning: only {units} {unit}{'s' if units != 1 else ''}, fewer than the "
+            f"{MIN_BOOTSTRAP_UNITS} a bootstrap needs: money intervals are Student's t (none "
+            "from one), rates Wilson over the deals, and no difference is marked as "
+            "excluding zero")
+
+
 def _pair(stats: BiddingStats, a: dict, b: dict) -> str:
     r = next(p for p in stats.pairs if p["player"] == a["player"]
              and p["versus"] == b["player"])
-    mark = " *" if r["low"] > 0 or r["high"] < 0 else ""
-    return f"{r['value']:+.1f} ({r['low']:+.1f}..{r['high']:+.1f}){mark}"
+    from .output import money_text
+
+    clear = not r["few"] and (r["low"] > 0 or r["high"] < 0)
+    return money_text(r["value"], r["low"], r["high"], r["few"]) + (" *" if clear else "")

@@ -9,15 +9,34 @@ Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal."""
 
 
+MIN_BOOTSTRAP_UNITS = 20
+"""Fewer independent units (deals) than this are too few for a percentile bootstrap: its
+interval is then too narrow (over one deal it is the point itself)."""
+
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093)
+"""Student's t quantile 0.975 for 1 to 19 degrees of freedom."""
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """A figure with its interval: ``value`` in ``[low, high]`` at ``level``."""
+    """A figure with its interval: ``value`` in ``[low, high]`` at ``level``.
+
+    ``few``: over too few units for the interval's method (``MIN_BOOTSTRAP_UNITS``); the
+    interval is then widened as far as the method allows, and never counts as excluding
+    zero."""
 
     value: float
     low: float
     high: float
     n: int
     level: float = 0.95
+    few: bool = False
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Does the interval tell the figure apart from zero (and is it to be trusted)?"""
+        return not self.few and (self.low > 0 or self.high < 0)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
@@ -74,6 +93,8 @@ def bootstrap_mean(values, replicates: int = 2000, seed: int = 0,
     n = len(values)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0, level)
+    if n < MIN_BOOTSTRAP_UNITS:
+        return _few_mean(values, level)
     rng = np.random.default_rng(seed)
     means = np.empty(replicates)
     step = max(1, min(256, 8_000_000 // n))  # resamples at a time: bounded memory
@@ -82,6 +103,18 @@ def bootstrap_mean(values, replicates: int = 2000, seed: int = 0,
         means[start:start + size] = values[rng.integers(0, n, (size, n))].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return Estimate(float(values.mean()), float(low), float(high), n, level)
+
+
+def _few_mean(values, level: float) -> Estimate:
+    """The mean of fewer values than a bootstrap needs, with Student's t interval (no
+    interval at all from one value), marked ``few``."""
+    n = len(values)
+    mean = float(values.mean())
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1, level, few=True)
+    t = _T975[n - 2] if level == 0.95 else _normal_quantile((1 + level) / 2)
+    half = t * float(values.std(ddof=1)) / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n, level, few=True)
 
 
 def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
@@ -95,8 +128,8 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
     least the Wilson interval at the effective number of trials: the trials divided by
     the design effect the bootstrap measures (the spread of its replicates against that
     of independent trials, at least 1).  When no spread can be measured (every unit at 0
-    or every unit at 1), a unit's trials are taken to agree completely: the Wilson
-    interval over the units.
+    or every unit at 1), or the units are fewer than ``MIN_BOOTSTRAP_UNITS``, a unit's
+    trials are taken to agree completely: the Wilson interval over the units.
     """
     import numpy as np
 
@@ -118,14 +151,15 @@ def ratio_bootstrap(successes, trials, replicates: int = 2000, seed: int = 0,
     rate = float(s.sum() / total)
     units = int((t > 0).sum())
     independent = rate * (1 - rate) / total  # the variance of independent trials' rate
-    if independent == 0:
+    if independent == 0 or units < MIN_BOOTSTRAP_UNITS:
         effective = float(units)
     else:
         design_effect = max(1.0, float(np.nanvar(rates)) / independent)
         effective = max(float(units), total / design_effect)
     floor_low, floor_high = _wilson_bounds(rate, effective, _normal_quantile((1 + level) / 2))
     low, high = min(low, floor_low), max(high, floor_high)
-    return Estimate(rate, float(low), float(high), int(total), level)
+    return Estimate(rate, float(low), float(high), int(total), level,
+                    few=units < MIN_BOOTSTRAP_UNITS)
 
 
 def _normal_quantile(q: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from ..cards import Strain
 from ..contracts import MAX_LEVEL, MIN_LEVEL
 from ..jsonl import dumps
 from .groups import GroupRates
+from .intervals import Estimate
 
 FORMATS = ("table", "csv", "json", "markdown")
 
@@ -85,3 +87,21 @@ def text_table(header: Sequence[str], body: Sequence[Sequence[str]],
     lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
               for cells in body]
     return "\n".join(lines)
+
+
+def money_text(value: float, low: float | None, high: float | None, few: bool = False) -> str:
+    """Kapíkia with their interval, ``+12.3 (+4.0..+20.1)``; over too few deals for the
+    bootstrap (``intervals.Estimate.few``) the interval is said to be rough, and where it
+    has no width or no bounds it is not printed as if exact."""
+    if low is None or high is None or not math.isfinite(low) or not math.isfinite(high) \
+            or (few and low == high):
+        return f"{value:+.1f} (too few deals for an interval)"
+    return f"{value:+.1f} ({low:+.1f}..{high:+.1f}{', few deals' if few else ''})"
+
+
+def money_record(e: Estimate) -> dict:
+    """An estimate of kapíkia for JSON: bounds that are not finite are null, and ``few``
+    says whether the deals were too few for the bootstrap."""
+    def bound(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+    return {"value": e.value, "low": bound(e.low), "high": bound(e.high), "few": e.few}
