@@ -47,6 +47,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .cards import Strain, popcount
@@ -92,6 +93,9 @@ SCHEMA = pa.schema(
 #   ("play,pass,together"), tricks0-2 (as the settlement counts them), claimed, net0-2
 #   (kapíkia each seat netted, a pot withdrawal counting as a gain), result0-2 (each seat's
 #   change of result, the pot's movement shared in thirds: zero-sum) and pot_delta.
+GAME_DEAL_CAP = 1000
+"""``prefa games --full-games`` ends a game by agreement after this many deals."""
+
 GAMES_SCHEMA = pa.schema([
     ("deal", pa.int64()), ("seating", pa.int8()), ("number", pa.int32()), ("pot", pa.int32()),
     ("dealer", pa.int8()),
@@ -220,10 +224,47 @@ def check_columns(file: Path, parquet: pq.ParquetFile,
                 ": it holds games, for prefa stats bidding" if other is GAMES_SCHEMA
                 else ": it holds solved deals, for prefa stats makerate and defence")
             raise DatasetError(f"{file} is not a prefa-sim {kind}: no column {name}{hint}")
-        if schema.field(name).type != expected.field(name).type:
+        if not _compatible(schema.field(name).type, expected.field(name).type):
             raise DatasetError(f"{file} is not a prefa-sim {kind}: column {name} is "
                                f"{schema.field(name).type}, expected "
                                f"{expected.field(name).type}")
+
+
+def _compatible(actual: pa.DataType, wanted: pa.DataType) -> bool:
+    """Can a column of type ``actual`` be read as ``wanted``?  A dataset written back by
+    pandas or another tool may widen integers (or make floats of those with nulls) and
+    use large strings and lists; the values are cast on reading, and one that does not
+    fit (a fraction, a number out of range) is refused then."""
+    if actual == wanted:
+        return True
+    if pa.types.is_integer(wanted):  # pandas writes an integer column with nulls as floats
+        return pa.types.is_integer(actual) or pa.types.is_floating(actual)
+    for kind in (pa.types.is_floating, pa.types.is_boolean):
+        if kind(wanted):
+            return kind(actual)
+    if pa.types.is_string(wanted) or pa.types.is_large_string(wanted):
+        return pa.types.is_string(actual) or pa.types.is_large_string(actual)
+    if pa.types.is_list(wanted) or pa.types.is_large_list(wanted):
+        return (pa.types.is_list(actual) or pa.types.is_large_list(actual)) and \
+            _compatible(actual.value_type, wanted.value_type)
+    return False
+
+
+def _conform(file: Path, batch: pa.RecordBatch, expected: pa.Schema) -> pa.RecordBatch:
+    """``batch`` with the types of ``expected`` (``_compatible`` columns cast, safely: a
+    value that does not fit raises ``DatasetError`` naming the file and the column)."""
+    known = set(expected.names)
+    if all(f.name not in known or f.type == expected.field(f.name).type for f in batch.schema):
+        return batch
+    arrays = []
+    for field, column in zip(batch.schema, batch.columns, strict=True):
+        wanted = expected.field(field.name).type if field.name in known else field.type
+        try:
+            arrays.append(column if field.type == wanted else pc.cast(column, wanted))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise DatasetError(f"{file}: column {field.name} holds values that do not fit "
+                               f"{wanted} ({str(exc).splitlines()[0][:80]})") from None
+    return pa.record_batch(arrays, names=batch.schema.names)
 
 
 def read_batches(path: str | Path, columns: Sequence[str] | None = None,
@@ -238,7 +279,8 @@ def read_batches(path: str | Path, columns: Sequence[str] | None = None,
         with _open(file) as parquet:
             check_columns(file, parquet, columns, expected or SCHEMA)
             try:
-                yield from parquet.iter_batches(columns=columns)
+                for batch in parquet.iter_batches(columns=columns):
+                    yield _conform(file, batch, expected or SCHEMA)
             except (OSError, pa.ArrowException) as exc:
                 raise DatasetError(f"cannot read {file}: {str(exc).splitlines()[0]}") from None
 

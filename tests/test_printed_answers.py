@@ -85,3 +85,50 @@ def test_intervals_over_few_units():
     # Rates over few deals are at least Wilson over the deals, not over their rows.
     rate = ratio_bootstrap([3, 3, 3], [3, 3, 3])
     assert rate.low <= wilson(3, 3).low and rate.few
+
+
+def test_whole_games_cut_at_the_deal_cap_are_counted(tmp_path):
+    capped, ended = tmp_path / "random", tmp_path / "heuristic"
+    # Random players fill the pot rather than spend it: their games reach the cap.
+    assert run("games", "--players", "random", "--full-games", "-n", 2, "-w", 1, "-o",
+               capped).exit_code == 0
+    text = run("stats", "bidding", capped).stdout
+    assert "2 of 2 games reached the 1,000-deal cap before the pot was spent; they are in " \
+           "every per-game figure" in text
+    data = json.loads(run("stats", "bidding", capped, "--json").stdout)
+    assert (data["games"], data["capped"]) == (2, 2)
+    assert run("games", "--players", "heuristic", "--full-games", "-n", 2, "-w", 1, "-o",
+               ended).exit_code == 0
+    assert "cap" not in run("stats", "bidding", ended).stdout
+    assert json.loads(run("stats", "bidding", ended, "--json").stdout)["capped"] == 0
+
+
+def test_stats_bidding_reads_a_dataset_written_back_and_checks_its_values(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    games = tmp_path / "games"
+    assert run("games", "--players", "heuristic,random,random", "-n", 30, "-w", 1, "-o",
+               games).exit_code == 0
+    original = run("stats", "bidding", games, "--json").stdout
+    table = pq.read_table(games / "part-00000.parquet")
+    wider = pa.schema([pa.field(f.name, pa.large_string() if pa.types.is_string(f.type)
+                                else pa.int64() if pa.types.is_integer(f.type)
+                                else pa.large_list(pa.large_string()) if pa.types.is_list(f.type)
+                                else f.type) for f in table.schema])
+    written = tmp_path / "written.parquet"
+    pq.write_table(table.cast(wider), written)  # as pandas or another tool writes it back
+    assert run("stats", "bidding", written, "--json").stdout == original
+    frame = table.to_pandas()
+    for column, value, shown in (("tricks0", 11, "tricks0 (such as 11)"),
+                                 ("contract", "11H", "contract (such as '11H')"),
+                                 ("seating", 7, "seating (such as 7)")):
+        bad = frame.copy()
+        row = bad.index[~bad["void"]][0]
+        bad[column] = bad[column].astype(object)
+        bad.loc[row, column] = value
+        path = tmp_path / f"bad-{column}.parquet"
+        bad.to_parquet(path)
+        result = run("stats", "bidding", path)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"holds values outside the game's range in {shown}" in result.output

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from ..dataset import GAMES_SCHEMA
+from ..dataset import GAME_DEAL_CAP, GAMES_SCHEMA
 from ..deal import Answer, Deal
 from ..game import format_action
 from ..settlement import ROLES
@@ -53,7 +53,7 @@ def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> d
 
 
 def game_rows(specs: Sequence[str], seed: int, game: int, seating: int = 0,
-              max_deals: int = 1000) -> list[dict]:
+              max_deals: int = GAME_DEAL_CAP) -> list[dict]:
     """Game ``game`` of ``seed`` played to the empty pot (the last contract included) in
     ``seating``: one record per deal, ``deal`` holding the game's index."""
     names = seated(specs, seating)

@@ -20,21 +20,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..dataset import GAMES_SCHEMA, DatasetError, read_batches
+from ..contracts import LADDER
+from ..dataset import GAME_DEAL_CAP, GAMES_SCHEMA, DatasetError, read_batches
 from ..player_specs import player_label
+from ..words import counted
 from .intervals import MIN_BOOTSTRAP_UNITS, Estimate, bootstrap_mean, ratio_bootstrap, wilson
 from .output import money_record
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
            "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
-           "net0", "net1", "net2", "result0", "result1", "result2", "pot_delta")
+           "net0", "net1", "net2", "result0", "result1", "result2", "pot", "pot_delta")
 
 
 def read_games(path: str | Path, with_actions: bool = False,
                max_rows: int | None = None) -> pd.DataFrame:
     """The games of a dataset: without the action lists, or with them and the cards (for
     replaying), the first ``max_rows`` rows."""
-    columns = COLUMNS + (("actions", "hand0", "hand1", "hand2", "widow", "dealer", "pot")
+    columns = COLUMNS + (("actions", "hand0", "hand1", "hand2", "widow", "dealer")
                          if with_actions else ())
     frames, rows = [], 0
     for batch in read_batches(path, columns, GAMES_SCHEMA):
@@ -45,7 +47,38 @@ def read_games(path: str | Path, with_actions: bool = False,
     if not frames:
         raise DatasetError(f"{path} holds no games")
     frame = pd.concat(frames, ignore_index=True)
-    return frame if max_rows is None else frame.head(max_rows)
+    frame = frame if max_rows is None else frame.head(max_rows)
+    _check_games(frame, path)
+    return frame
+
+
+def _check_games(games: pd.DataFrame, path: str | Path) -> None:
+    """Every value lies in the game's range (seats, positions, tricks, contracts), or the
+    dataset is refused naming the column and a value, as ``stats makerate`` refuses its
+    own: a figure over values the game cannot have would answer nothing."""
+    played = games[~games["void"].astype(bool)]
+
+    def refuse(column: str, values: pd.Series) -> None:
+        value = values.iloc[0]
+        value = value.item() if hasattr(value, "item") else value  # NumPy's as Python's
+        raise DatasetError(f"{path} holds values outside the game's range in {column} "
+                           f"(such as {value!r})")
+
+    for column, low, high, rows in (("seating", 0, 2, games), ("number", 0, None, games),
+                                    ("declarer", 0, 2, played), ("position", 0, 2, played),
+                                    ("tricks0", 0, 10, games), ("tricks1", 0, 10, games),
+                                    ("tricks2", 0, 10, games)):
+        values = rows[column]
+        bad = values[values.isna() | (values < low) | ((values > high) if high else False)]
+        if len(bad):
+            refuse(column, bad)
+    total = games[["tricks0", "tricks1", "tricks2"]].sum(axis=1)
+    if (total > 10).any():
+        refuse("tricks0-tricks2 (more than ten tricks a deal)", total[total > 10])
+    contracts = played["contract"]
+    bad = contracts[~contracts.isin([str(c) for c in LADDER])]
+    if len(bad):
+        refuse("contract", bad)
 
 
 @dataclass(frozen=True)
@@ -67,6 +100,11 @@ class BiddingStats:
     by_position: list[dict]
     contracts: list[dict]
     declarations: list[dict]
+    games: int = 0
+    """Whole games played (games times seatings; 0 for single deals)."""
+    capped: int = 0
+    """Of them, the games that reached the deal cap (``dataset.GAME_DEAL_CAP``) before
+    the pot was spent: their money counts over the deals played, the pot left unsettled."""
 
 
 def player_labels(specs: Sequence[str]) -> list[str]:
@@ -156,10 +194,18 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
                                                                        seed))})
     unit = "game" if (games["number"] > 0).any() else "deal"
     void = _rate(games, paired, replicates, seed, "void")
+    whole, capped = _capped_games(games) if unit == "game" else (0, 0)
     return BiddingStats(games["deal"].nunique(), len(games), paired, unit,
                         Estimate(void["rate"], void["rate_low"], void["rate_high"], len(games)),
                         players, pairs, grouped("level"), grouped("position"), contracts,
-                        declarations)
+                        declarations, whole, capped)
+
+
+def _capped_games(games: pd.DataFrame) -> tuple[int, int]:
+    """How many whole games the rows hold, and how many of them stopped with pot left
+    (at the deal cap): a game's last deal leaves its pot at ``pot + pot_delta``."""
+    last = games.sort_values("number").groupby(["deal", "seating"]).tail(1)
+    return len(last), int((last["pot"] + last["pot_delta"] > 0).sum())
 
 
 def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
@@ -180,6 +226,11 @@ def bidding_text(stats: BiddingStats, markdown: bool = False) -> str:
              f"{100 * v.value:.1f}% ({100 * v.low:.1f}-{100 * v.high:.1f}) of deals; kapíkia: "
              "each player's change of result, the pot shared in thirds (zero-sum); 95% "
              f"intervals (Wilson, bootstrap over {unit}s)"]
+    if stats.capped:
+        parts.append(f"{stats.capped} of {counted(stats.games, 'game')} reached the "
+                     f"{GAME_DEAL_CAP:,}-deal cap before the pot was spent; they are in every "
+                     "per-game figure, their money counted over the deals played and the pot "
+                     "left in them unsettled")
     labels = lettered([r["player"] for r in stats.players])
     parts.append(text_table(
         ["player", f"kapíkia per {unit}", "auctions won", "made"],
