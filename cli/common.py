@@ -117,6 +117,15 @@ class SeatList(click.ParamType):
 
 
 SEAT = Seat()
+
+MAX_DEALS = 10**12
+"""The most deals a command takes: a trillion, far beyond any run, so that a number typed
+wrong (thirty digits) is refused at once instead of starting a run that never ends."""
+
+
+def deal_count(low: int = 1) -> click.IntRange:
+    """A number of deals, ``low`` to ``MAX_DEALS``."""
+    return click.IntRange(low, MAX_DEALS)
 DEALER_HELP = ("The dealing seat, 0-2 (default 2, so that seat 0 is first hand); roles "
                "(first, second, dealer) are placed from it.")
 

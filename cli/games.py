@@ -14,7 +14,7 @@ from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, scheduler_options, user_errors
+from .common import PrefaCommand, deal_count, scheduler_options, user_errors
 from .simulate import run_with_progress
 
 RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
@@ -26,7 +26,7 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
                    "sampling, oracle (sees every card) or path/to/file.py:ClassName "
                    "(sees-all:path/to/file.py:ClassName to show it every card); settings in "
                    "parentheses: sampling(play=40,defence=40).")
-@click.option("-n", "--deals", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("-n", "--deals", type=deal_count(), default=1000, show_default=True,
               help="How many deals.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Root seed: the cards of deal i are prefa simulate's deal i.")

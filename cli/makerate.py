@@ -21,7 +21,7 @@ from prefa_sim.simulate import RunError, is_finished, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, format_options, user_errors
+from .common import PrefaCommand, deal_count, format_options, user_errors
 from .simulate import run_with_progress
 
 
@@ -31,7 +31,7 @@ from .simulate import run_with_progress
               show_default=True, help="Where the hand sits: first hand, second hand or dealer.")
 @click.option("--widow", nargs=2, default=None, metavar="CARD CARD",
               help="The widow, when known (e.g. --widow 7S 8D); unknown by default.")
-@click.option("-n", "--deals", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("-n", "--deals", type=deal_count(), default=2000, show_default=True,
               help="How many deals to complete the hand with.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Root seed of the deals.")

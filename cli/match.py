@@ -15,12 +15,12 @@ from prefa_sim.stats.output import money_record, money_text, text_table
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, user_errors
+from .common import PrefaCommand, deal_count, user_errors
 
 
 @click.command(cls=PrefaCommand)
 @click.argument("players", nargs=3, metavar="A B C")
-@click.option("-n", "--deals", type=click.IntRange(min=2), default=200, show_default=True,
+@click.option("-n", "--deals", type=deal_count(2), default=200, show_default=True,
               help="Deals, each played in all three seatings.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Seed of the deals and the players' choices.")

@@ -37,6 +37,7 @@ from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT, default_workers
 from .common import (
     PrefaCommand,
     SeatList,
+    deal_count,
     dealer_option,
     failure,
     scheduler_options,
@@ -72,7 +73,7 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 @click.option("--constraint", multiple=True, metavar="EXPR",
               help="A constraint every deal must meet, e.g. 'first.hearts >= 5'; repeatable, "
                    "added to the scenario's.")
-@click.option("-n", "--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS,
+@click.option("-n", "--deals", type=deal_count(), default=DEFAULT_DEALS,
               show_default=True, help="How many deals (with --replay: the first N of the file).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Root seed, 0 or more (default: 1 for random deals, a fresh one, printed, "

@@ -27,10 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
+    ALL_CARDS,
+    Bitboard,
     CardError,
     Strain,
     card_count,
     format_card,
+    format_cards,
     format_hand,
     parse_cards,
     parse_hand,
@@ -149,10 +152,33 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
             raise RequestError(f"'{name}' must be true or false")
         if flag and (widow_mask is not None or len(strains) != 1):
             raise RequestError(f"'{name}' needs one trump and no widow")
+    if not trick_cards:
+        _check_hand_sizes(masks, active, widow_mask)
     request = Request(tuple(masks), strains, leader, declarer, active, trick_cards, widow_mask,
                       dealer, cards, line)
     _check_cards(request)
     return request
+
+
+def _check_hand_sizes(masks: list[Bitboard], active: tuple[int, ...],
+                      widow: Bitboard | None) -> None:
+    """Before the first card of a trick every hand in play holds as many cards (ten with
+    the widow): a short hand is named with the cards it may lack."""
+    sizes = {seat: popcount(masks[seat]) for seat in active}
+    most = 10 if widow is not None else max(sizes.values())
+    short = [seat for seat in active if sizes[seat] != most]
+    if not short:
+        return
+    seat = short[0]
+    held = sizes[seat]
+    text = (f"seat {seat}'s hand {format_hand(masks[seat])} holds {card_count(held)}, "
+            f"{'each hand is dealt' if widow is not None else 'the others hold'} {most}")
+    unseen = ALL_CARDS & ~(masks[0] | masks[1] | masks[2] | (widow or 0))
+    if widow is not None and unseen:
+        text += f": {' '.join(format_cards(unseen))} in no hand and not in the widow"
+    elif widow is None and 0 < popcount(unseen) <= 4 and held < most:
+        text += f": the cards in no hand are {' '.join(format_cards(unseen))}"
+    raise RequestError(text)
 
 
 REQUEST_FIELDS = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",

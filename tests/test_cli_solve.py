@@ -94,7 +94,8 @@ def test_solve_errors_are_clean():
     assert result.exit_code == 1 and "unknown strain 'Q'" in result.output
     short = deal_args([hands[0] & (hands[0] - 1), hands[1], hands[2]])
     result = run("solve", short, "-t", "H")
-    assert result.exit_code == 1 and "seat 0 holds 9, seat 1 holds 10" in result.output
+    assert result.exit_code == 1
+    assert "seat 0's hand J.J98.Q9.JT7 holds 9 cards, the others hold 10" in result.output
     assert run("solve", "--batch", "-", deal_args(hands)).exit_code == 2
 
 

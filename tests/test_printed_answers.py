@@ -132,3 +132,27 @@ def test_stats_bidding_reads_a_dataset_written_back_and_checks_its_values(tmp_pa
         result = run("stats", "bidding", path)
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert f"holds values outside the game's range in {shown}" in result.output
+
+
+def test_solve_names_the_card_a_hand_lacks():
+    result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.9", "9.-.-.A")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "seat 2's hand 8.Q97.KT98.9 holds 9 cards, each hand is dealt 10: 8H in no hand " \
+           "and not in the widow" in result.output
+    result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.9")
+    assert "the cards in no hand are 9S AH 8H" in result.output
+
+
+def test_where_and_deal_counts_name_the_real_problem(tmp_path):
+    out = tmp_path / "run"
+    assert run("simulate", "-n", 2, "-w", 1, "--strains", "S", "-o", out).exit_code == 0
+    for where, message in (("trumps >=", "compares trumps with nothing"),
+                           ("trumps = 5", "compare with '==', not '='"),
+                           ("trumps >= 5 and", "an 'and' with no comparison"),
+                           ("trumps >= 123456789012345678901234567890",
+                            "1234567890... (30 digits), far outside any count of cards")):
+        result = run("stats", "makerate", out, "--where", where)
+        assert result.exit_code == 1 and message in result.output, result.output
+    result = run("simulate", "-n", "123456789012345678901234567890", "-o", tmp_path / "big")
+    assert result.exit_code == 2 and "1<=x<=1000000000000" in result.output
+    assert not (tmp_path / "big").exists()

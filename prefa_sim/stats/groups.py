@@ -58,8 +58,18 @@ def parse_where(text: str) -> list[Condition]:
     """Comparisons of a feature with a whole number (or a strain for ``strain``), joined by
     ``and``: ``strain == H and trumps >= 5``."""
     conditions = []
+    if re.search(r"(^|\s)and$|^and(\s|$)", text.strip()):
+        raise StatsError(f"--where: {text.strip()!r} has an 'and' with no comparison on one "
+                         "side")
     for part in re.split(r"\s+and\s+", text.strip()):
+        if re.fullmatch(r"\s*[a-z_0-9]+\s*=\s*[^=]+", part):
+            raise StatsError(f"--where: {part.strip()!r}: compare with '==', not '='")
         m = _CONDITION.match(part)
+        dangling = re.fullmatch(r"\s*([a-z_0-9]+)\s*(==|!=|<=|>=|<|>)\s*", part)
+        if dangling or m and m.group(3)[0] in "<>=!":
+            name, op = (dangling or m).group(1), (dangling or m).group(2)
+            raise StatsError(f"--where: {part.strip()!r} compares {name} with nothing: give a "
+                             f"value after {op!r}, e.g. '{name} >= 5'")
         if not m:
             raise StatsError(f"--where: {part!r} is not a comparison such as 'trumps >= 5' "
                              "(comparisons are joined by 'and')")
@@ -77,6 +87,10 @@ def _value(feature: str, raw: str) -> int:
             return int(Strain[raw.upper()])
         except KeyError:
             raise StatsError(f"--where: strain {raw!r} is not S, C, D, H or NT") from None
+    if re.fullmatch(r"-?\d{4,}", raw):
+        shown = raw if len(raw) <= 12 else f"{raw[:10]}... ({len(raw.lstrip('-'))} digits)"
+        raise StatsError(f"--where: {feature} is compared with {shown}, far outside any count "
+                         "of cards (0-12)")
     if not re.fullmatch(r"-?\d{1,3}", raw):
         raise StatsError(f"--where: {feature} is compared with a whole number, got {raw!r}")
     return int(raw)
