@@ -33,11 +33,54 @@ def hand_friendly(args: Iterable[str]) -> list[str]:
     return out
 
 
+_CARD = re.compile(r"^(10|[AKQJT98765432])[SCDH♠♣♦♥]$", re.I)
+EXCLUSIVE = ("--format", "--json", "--csv", "--markdown")
+"""Options that each choose the output's form: at most one of them is given."""
+
+
+def widow_as_one_word(args: list[str]) -> tuple[list[str], bool]:
+    """``--widow 7S 8D`` (two words) read as the one word ``--widow 7S,8D``; and whether
+    that was done, for a hint."""
+    out, joined, i = [], False, 0
+    while i < len(args):
+        out.append(args[i])
+        if args[i] == "--widow" and i + 2 < len(args) and _CARD.match(args[i + 1]) \
+                and _CARD.match(args[i + 2]):
+            out.append(f"{args[i + 1]},{args[i + 2]}")
+            joined, i = True, i + 3
+            continue
+        i += 1
+    return out, joined
+
+
+def refuse_exclusive(args: list[str]) -> None:
+    """Refuse two options that each choose the output's form (``--format json --csv``)."""
+    used = []
+    for arg in args:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        if name in EXCLUSIVE and name not in used:
+            used.append(name)
+    if len(used) > 1:
+        raise click.UsageError(f"{used[0]} and {used[1]} each choose the output's form: "
+                               "give one of them, not both")
+
+
 class PrefaCommand(click.Command):
-    """A command that reads hands starting with a void as hands, not options."""
+    """A command that reads hands starting with a void as hands, not options, refuses two
+    options that each choose the output's form, and reads ``--widow 7S 8D`` as
+    ``--widow 7S,8D`` (with a hint)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, hand_friendly(args))
+        args = hand_friendly(args)
+        refuse_exclusive(args)
+        if any(p.name == "widow" for p in self.params):
+            args, joined = widow_as_one_word(args)
+            if joined:
+                click.echo("prefa: --widow takes its two cards as one word, e.g. --widow "
+                           "7S,8D; read so", err=True)
+        return super().parse_args(ctx, args)
 
 
 class PrefaGroup(click.Group):

@@ -29,8 +29,9 @@ from .simulate import run_with_progress
 @click.argument("hand")
 @click.option("-p", "--position", type=click.Choice(POSITIONS), default="first",
               show_default=True, help="Where the hand sits: first hand, second hand or dealer.")
-@click.option("--widow", nargs=2, default=None, metavar="CARD CARD",
-              help="The widow, when known (e.g. --widow 7S 8D); unknown by default.")
+@click.option("--widow", default=None, metavar="CARDS",
+              help="The widow's two cards as one word, when known (e.g. --widow 7S,8D); "
+                   "unknown by default.")
 @click.option("-n", "--deals", type=deal_count(), default=2000, show_default=True,
               help="How many deals to complete the hand with.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
@@ -69,7 +70,7 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
             raise click.BadParameter(problem, param_hint="--plot")
     try:
         mask = parse_hand(hand)
-        widow_text = " ".join(widow) if widow else None
+        widow_text = widow or None
         config = hand_config(hand, position, widow_text, deals, seed, constraint, fixed)
     except (CardError, ScenarioError, RunError) as exc:
         raise click.ClickException(str(exc)) from None

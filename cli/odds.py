@@ -19,7 +19,8 @@ from .common import PrefaCommand
 
 @click.command(cls=PrefaCommand)
 @click.argument("hand", required=False)
-@click.option("--widow", default=None, help="The widow's two cards, with HAND.")
+@click.option("--widow", default=None, metavar="CARDS",
+              help="The widow's two cards as one word, with HAND (e.g. --widow 7S,8D).")
 @click.option("--out", "out", type=click.IntRange(0, 8), default=None,
               help="Cards of one suit the player cannot see.")
 @click.option("--lone", is_flag=True,
@@ -40,7 +41,9 @@ def odds(hand, widow, out, lone, as_json):
     """
     sizes = LONE_DEFENDER_VIEW if lone else DEFENDERS_VIEW
     names = ("declarer", "out of play") if lone else ("first defender", "second defender")
-    if (hand is None) == (out is None):
+    if hand is not None and out is not None:
+        raise click.UsageError("give a HAND or --out N, not both")
+    if hand is None and out is None:
         raise click.UsageError("give a HAND (and --widow), or --out N for one suit")
     if widow and lone:
         raise click.UsageError("--lone is a defender's view: a defender never sees the widow")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import Strain, format_hand, parse_hand
+from .cards import CardError, Strain, format_hand, parse_hand
 from .contracts import LADDER, Contract
 from .scenario import ScenarioError, parse_scenario, with_overrides
 from .seats import DEFAULT_DEALER, seat_of
@@ -41,7 +41,11 @@ def hand_config(hand: str, position: str, widow: str | None = None, deals: int =
     mask = parse_hand(hand, 10)
     cards = {position: format_hand(mask)}
     if widow is not None:
-        cards["widow"] = format_hand(parse_hand(widow, 2))
+        try:
+            cards["widow"] = format_hand(parse_hand(widow, 2))
+        except CardError as exc:
+            raise ScenarioError(f"--widow {widow!r}: {exc} (the widow is two cards as one "
+                                "word, e.g. 7S,8D)") from None
     for item in fixed:
         role = item.partition("=")[0].strip().lower()
         if role == "widow":

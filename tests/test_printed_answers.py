@@ -156,3 +156,25 @@ def test_where_and_deal_counts_name_the_real_problem(tmp_path):
     result = run("simulate", "-n", "123456789012345678901234567890", "-o", tmp_path / "big")
     assert result.exit_code == 2 and "1<=x<=1000000000000" in result.output
     assert not (tmp_path / "big").exists()
+
+
+def test_one_spelling_of_the_widow_and_no_two_output_forms(tmp_path):
+    one_word = run("odds", "AKQJ9.A.-.KQ87", "--widow", "7S,8D")
+    two_words = run("odds", "AKQJ9.A.-.KQ87", "--widow", "7S", "8D")
+    assert one_word.exit_code == two_words.exit_code == 0
+    assert two_words.stdout == one_word.stdout
+    assert "--widow takes its two cards as one word" in two_words.stderr
+    assert "one word" not in one_word.stderr
+    makerate = run("makerate", "AKQJ9.A.-.KQ87", "--widow", "7S", "8D", "-n", 3, "-w", 1)
+    assert makerate.exit_code == 0, makerate.output
+    assert makerate.stdout == run("makerate", "AKQJ9.A.-.KQ87", "--widow", "7S,8D", "-n", 3,
+                                  "-w", 1).stdout
+    both = run("odds", "AKQJ9.A.-.KQ87", "--out", 3)
+    assert both.exit_code == 2 and "give a HAND or --out N, not both" in both.output
+    out = tmp_path / "run"
+    assert run("simulate", "-n", 2, "-w", 1, "--strains", "S", "-o", out).exit_code == 0
+    for args in (["--format", "json", "--csv"], ["--json", "--format=csv"]):
+        result = run("stats", "makerate", out, *args)
+        assert result.exit_code == 2 and "each choose the output's form" in result.output
+    result = run("stats", "makerate", out, "--format", "json", "--format", "json")
+    assert result.exit_code == 0

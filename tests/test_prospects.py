@@ -130,7 +130,7 @@ def test_command_table_and_plot(tmp_path):
     (["AKQJ9.A.-.KQ8X"], "X"),
     ([HAND, "--widow", "AS", "7D"], "AS in both first and widow"),
     ([HAND, "--fixed", "widow=7S 8D"], "give the widow with --widow"),
-    ([HAND, "--widow", "7S"], "requires 2 arguments"),
+    ([HAND, "--widow", "7S"], "--widow '7S': hand 7.-.-.- has 1 card, expected 2"),
     ([HAND, "--plot", "x.pdf"], ".png or .svg"),
     ([HAND, "--scheduler", "tcp://nowhere:1"], "--scheduler needs --out"),
     ([HAND, "--constraint", "second.spades >= 4"], "scenario"),
