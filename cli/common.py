@@ -226,10 +226,12 @@ def refuse_with_batch(names: Iterable[str]) -> None:
 
 
 def run_json_batch(lines: Iterable[bytes], answer_fn: Callable[[Any], dict]) -> None:
-    """Answer JSON Lines one by one on standard output; a bad line becomes an error object,
-    the others go on, and the exit status is 1 at the end if any line was bad."""
+    """Answer JSON Lines one by one on standard output, a blank line too (in its place);
+    a bad line becomes an error object, the others go on, and the exit status is 1 at the
+    end if any line was bad."""
     with user_errors():
-        report_batch(answer_line(line, answer_fn) for line in numbered_lines(lines))
+        report_batch(answer_line(line, answer_fn)
+                     for line in numbered_lines(lines, blanks=True))
 
 
 def report_text_batch(blocks: Iterable[tuple[int, str]]) -> None:

@@ -19,7 +19,7 @@ worker answers as one block, scanned without splitting it into lines (``job_text
 from __future__ import annotations
 
 import io
-import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import combinations
@@ -34,6 +34,8 @@ from .contracts import best_contract
 from .jsonl import (
     LineError,
     answer_line,
+    blank_answer,
+    decode,
     encode,
     misspelt_field,
     number_line,
@@ -241,11 +243,24 @@ _PLAIN = frozenset(KEYS)
 def _decode(text: str) -> object:
     """A line's JSON value, read by orjson; a request with fields of its own (echoed in the
     answer) is read again by the standard library, which reads integers beyond 64 bits
-    exactly where orjson makes them floats."""
+    exactly where orjson makes them floats, and so is one that writes more keys than the
+    object holds (a key given twice, which orjson takes as the last: ``jsonl.decode``
+    refuses it)."""
     obj = orjson.loads(text)
-    if type(obj) is dict and not REQUEST_FIELDS.issuperset(obj):
-        return json.loads(text)
+    if type(obj) is dict and (not REQUEST_FIELDS.issuperset(obj) or _keys_written(text)
+                              != len(obj)):
+        return decode(text)  # strictly, and a key given twice is refused
     return obj
+
+
+_KEY_END = re.compile(r'"\s*:')
+_KEY_END_BYTES = re.compile(rb'"\s*:')
+
+
+def _keys_written(text: str | bytes) -> int:
+    """How many keys a line's text writes (a quote then a colon; a string holding that
+    counts too, which only sends the line to the strict reader)."""
+    return len((_KEY_END_BYTES if isinstance(text, bytes) else _KEY_END).findall(text))
 
 
 def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
@@ -258,8 +273,9 @@ def _discards(hand12: int, reaches: np.ndarray) -> list[str]:
 def answer_block(block: list[tuple[int, bytes | str]], solver: Solver,
                  scan: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                  ) -> list[tuple[bool, str]]:
-    """``(ok, json_text)`` for each non-blank line of a block of ``(number, raw line)``, in
-    order (``raw_blocks``); ``scan``, the block's ``scan_block_bytes`` if already made."""
+    """``(ok, json_text)`` for each line of a block of ``(number, raw line)`` (a blank
+    one: ``jsonl.blank_answer``), in order (``raw_blocks``); ``scan``, the block's
+    ``scan_block_bytes`` if already made."""
     out, requests = _read_block(block, solver, scan)
     _write_answers(out, requests, solver)
     return out
@@ -301,8 +317,8 @@ def _read_block(block: list[tuple[int, bytes | str]], solver: Solver,
                 out.append(None)
                 continue
         line = number_line(number, raw)  # blank, not UTF-8, or answered one by one
-        if line is not None:
-            out.append(answer_line(line, lambda o: answer(o, solver)))
+        out.append((True, blank_answer(number)) if line is None else
+                   answer_line(line, lambda o: answer(o, solver)))
     return out, requests
 
 
@@ -580,8 +596,8 @@ def _over_input(lines: Iterable[bytes | str] | BinaryIO, workers: int | None,
 def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
                ) -> Iterator[tuple[int, str]]:
     """Answer JSON Lines requests in input order, a block of text at a time with its count
-    of error lines (what ``prefa solve --batch`` writes); blank lines are skipped, line
-    numbers count from 1 over all input lines.
+    of error lines (what ``prefa solve --batch`` writes); a blank line is answered in
+    place (``jsonl.blank_answer``), line numbers count from 1 over all input lines.
 
     Lines go in blocks (``raw_blocks``) to the solver, or to worker processes each with its
     own solver; from a binary stream, such as a file opened ``"rb"``, they go in jobs of
@@ -593,6 +609,6 @@ def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = No
 
 def solve_lines(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
                 ) -> Iterator[tuple[bool, str]]:
-    """``solve_text`` a line at a time: ``(ok, json_text)`` for each non-blank line."""
+    """``solve_text`` a line at a time: ``(ok, json_text)`` for each line."""
     for answers in _over_input(lines, workers, answer_block, job_answers):
         yield from answers

@@ -55,12 +55,21 @@ def utf8_error(exc: UnicodeDecodeError) -> str:
     return f"not UTF-8 text (byte 0x{byte} at column {column})"
 
 
-def numbered_lines(lines: Iterable[bytes | str]) -> Iterator[Line]:
-    """The non-blank lines with their numbers (counting every line from 1), decoded."""
+def numbered_lines(lines: Iterable[bytes | str], blanks: bool = False) -> Iterator[Line]:
+    """The non-blank lines with their numbers (counting every line from 1), decoded; with
+    ``blanks``, a blank line too, as ``Line(number, None, None)``."""
     for number, raw in enumerate(read_lines(lines), start=1):
         line = number_line(number, raw)
         if line is not None:
             yield line
+        elif blanks:
+            yield Line(number, None)
+
+
+def blank_answer(number: int) -> str:
+    """The answer to a blank line of a batch: in its place, so that answer k is line k's,
+    and not an error."""
+    return dumps({"line": number, "blank": True})
 
 
 def number_line(number: int, raw: bytes | str) -> Line | None:
@@ -76,14 +85,31 @@ def number_line(number: int, raw: bytes | str) -> Line | None:
     return Line(number, text) if text.strip() else None
 
 
-def decode(text: str) -> Any:
-    """``json.loads`` with the reader's error messages (``LineError``)."""
+def decode(text: str | bytes) -> Any:
+    """``json.loads`` with the reader's error messages (``LineError``), strict as JSON
+    itself: a key twice in one object, and ``NaN`` or ``Infinity``, are refused (Python's
+    reader would keep the last key and read the constants)."""
     try:
-        return json.loads(text.rstrip("\r\n"))  # the column of an error in this line
+        end = b"\r\n" if isinstance(text, bytes) else "\r\n"
+        return json.loads(text.rstrip(end),  # the column of an error in this line
+                          object_pairs_hook=_object, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise LineError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise LineError("JSON nested too deeply to read") from None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise LineError(f"not valid JSON for a request: the key {twice!r} is given twice")
+    return obj
+
+
+def _constant(name: str) -> Any:
+    raise LineError(f"not valid JSON: {name} is not a JSON number")
 
 
 def dumps(obj: Any) -> str:
@@ -113,9 +139,11 @@ def error_object(number: int, message: str) -> str:
 def answer_line(line: Line, answer_fn: Callable[[Any], dict]) -> tuple[bool, str]:
     """``(ok, json_text)`` for one line answered by ``answer_fn(obj)``; a line that cannot
     be read, or that ``answer_fn`` rejects with a ``ValueError``, gives
-    ``{"line": n, "error": "..."}``."""
+    ``{"line": n, "error": "..."}``, and a blank line ``{"line": n, "blank": true}``."""
     if line.error is not None:
         return False, error_object(line.number, line.error)
+    if line.text is None:
+        return True, blank_answer(line.number)
     try:
         return True, encode(answer_fn(decode(line.text)))
     except RecursionError:
@@ -140,7 +168,12 @@ def misspelt_field(obj: dict, fields: Collection[str]) -> str | None:
     neighbours swapped), or from a field of eight letters or more by two, is taken for
     a typo, which would otherwise change the answer without a word (``"trupm"`` would
     ask for all five strains).  A key that starts with ``_`` is never taken for one.
+    A field named ``error`` is refused too: echoed into an answer, it would make the
+    answer look like the answer to a bad line.
     """
+    if "error" in obj and "error" not in fields:
+        return ("a field named 'error' marks the answer to a bad line: give yours another "
+                "name (such as '_error')")
     names = sorted(fields)
     for key in obj:
         if not isinstance(key, str) or key in fields or key.startswith("_"):

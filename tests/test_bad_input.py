@@ -397,7 +397,7 @@ def test_ctrl_c_on_a_huge_run_exits_130_and_says_how_to_resume(tmp_path):
 def test_odd_solve_requests_are_answered_by_error_objects(workers, tmp_path):
     good = deal_line(1, trump="H")
     odd = [b'{"hands": null}', b'{"hands": [[1], [2], [3]]}',
-           deal_line(2, trump="H")[:-1] + b', "widow": [1, 2]}',
+           json.dumps({**json.loads(deal_line(2, trump="H")), "widow": [1, 2]}).encode(),
            b'{"hands": ["-", "-", "-"], "trump": "H"}',
            deal_line(3, trump="H")[:-1] + b', "active": [0, 1, 1]}',
            deal_line(4, trump="H")[:-1] + b', "dealer": 1.0}']
@@ -624,3 +624,27 @@ def test_a_replay_line_with_a_misspelt_field_is_skipped(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "line 2: unknown field 'dealre': did you mean 'dealer'?" in result.stderr
     assert sorted(pd.read_parquet(out)["deal"]) == [0, 1]
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_LINES))
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_batch_answers_line_for_line_and_reads_json_strictly(command, workers, tmp_path):
+    """Blank lines are answered in place, so answer k is line k's; a key given twice, NaN,
+    and a field of one's own named error make bad lines, never a silent answer."""
+    good = GOOD_LINES[command]
+    key, value = next(iter(json.loads(good(2)).items()))
+    twice = good(2)[:-1] + f', "{key}": {json.dumps(value)}}}'.encode()
+    nan = good(3)[:-1] + b', "_x": NaN}'
+    mine = good(4)[:-1] + b', "error": "mine"}'
+    lines = [good(1), b"", twice, b"   ", nan, mine, good(5)]
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    args = [command, "--batch", path] + (["-w", workers] if command == "solve" else [])
+    result = run(*args)
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert len(out) == len(lines) and result.exit_code == 1
+    assert out[1] == {"line": 2, "blank": True} and out[3] == {"line": 4, "blank": True}
+    assert "given twice" in out[2]["error"] and "NaN is not a JSON number" in out[4]["error"]
+    assert "a field named 'error'" in out[5]["error"]
+    assert "error" not in out[0] and "error" not in out[6]
+    assert "3 bad lines" in result.stderr

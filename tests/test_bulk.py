@@ -35,9 +35,10 @@ ROLES = ["first", "second", "dealer"]
 
 
 def one_by_one(lines: list[bytes]) -> list[tuple[bool, str]]:
+    """Each line answered alone (a blank one in its place)."""
     solver = Solver(table_bits=14)
     return [answer_line(line, lambda obj: answer(obj, solver))
-            for line in numbered_lines(lines)]
+            for line in numbered_lines(lines, blanks=True)]
 
 
 def random_request(rng: random.Random) -> dict:
@@ -111,7 +112,7 @@ def test_bulk_answers_are_those_of_solving_line_by_line(seed):
     rng = random.Random(seed)
     lines = [json.dumps(random_request(rng)).encode() for _ in range(12)]
     lines[rng.randrange(12)] = b'{"hands": [1, 2'  # not JSON
-    lines[rng.randrange(12)] = b"   "  # blank: skipped, still counted
+    lines[rng.randrange(12)] = b"   "  # blank: answered in its place
     lines.append(b'{"hands": ["\xff"]}')  # not UTF-8
     assert list(solve_lines(lines, workers=1)) == one_by_one(lines)
 

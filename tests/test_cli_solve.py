@@ -143,7 +143,7 @@ def test_batch_answers_in_order_and_reports_bad_lines(solver, tmp_path):
         result = run("solve", "--batch", str(path), "--workers", workers)
         assert result.exit_code == 1
         out = [json.loads(x) for x in result.stdout.splitlines()]
-        assert len(out) == 14
+        assert len(out) == 15 and out.pop() == {"line": 15, "blank": True}  # in its place
         assert out[5] == {"line": 6, "error": out[5]["error"]}
         assert "not valid JSON" in out[5]["error"]
         assert out[8]["line"] == 9 and "unknown strain 'Z'" in out[8]["error"]
