@@ -161,6 +161,18 @@ class SeatList(click.ParamType):
 
 SEAT = Seat()
 
+
+class OutFolder(click.Path):
+    """An output folder: not empty text, and not a file."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False)
+
+    def convert(self, value, param, ctx):
+        if not str(value).strip():
+            self.fail("an output folder is needed", param, ctx)
+        return super().convert(value, param, ctx)
+
 MAX_DEALS = 10**12
 """The most deals a command takes: a trillion, far beyond any run, so that a number typed
 wrong (thirty digits) is refused at once instead of starting a run that never ends."""

@@ -14,7 +14,7 @@ from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, deal_count, scheduler_options, user_errors
+from .common import OutFolder, PrefaCommand, deal_count, scheduler_options, user_errors
 from .simulate import run_with_progress
 
 RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
@@ -30,7 +30,7 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
               help="How many deals.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Root seed: the cards of deal i are prefa simulate's deal i.")
-@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default="prefa-games",
+@click.option("-o", "--out", "out_dir", type=OutFolder(), default="prefa-games",
               show_default=True, help="Output folder for the Parquet dataset.")
 @click.option("--duplicate", is_flag=True,
               help="Play every deal (or game) in the three seatings of the players.")

@@ -21,7 +21,7 @@ from prefa_sim.simulate import RunError, is_finished, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, deal_count, format_options, user_errors
+from .common import OutFolder, PrefaCommand, deal_count, format_options, user_errors
 from .simulate import run_with_progress
 
 
@@ -45,7 +45,7 @@ from .simulate import run_with_progress
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Solve on this Dask distributed scheduler (needs --out on a file system "
                    "the workers share).")
-@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("-o", "--out", "out_dir", type=OutFolder(), default=None,
               help="Keep the solved deals in this folder (a dataset for prefa stats); "
                    "by default they go to a temporary folder.")
 @format_options()

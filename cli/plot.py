@@ -13,6 +13,7 @@ from prefa_sim.stats.plots import (
     bidding_figure,
     defence_figure,
     features_figure,
+    figure_path_problem,
     makerate_figure,
     save,
     tricks_figure,
@@ -45,6 +46,8 @@ def plot(kind, dataset, out, mode, trump, where):
         raise click.UsageError("the defence figure shows every defence mode: leave out --mode")
     if kind != "features" and "trump" in given:
         raise click.UsageError("--trump is for the features figure")
+    if problem := figure_path_problem(out):  # before the work, not after it
+        raise click.BadParameter(problem, param_hint="-o")
     try:
         strain = parse_strain(trump)
     except CardError as exc:

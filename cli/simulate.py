@@ -35,6 +35,7 @@ from prefa_sim.words import counted
 from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT, default_workers
 
 from .common import (
+    OutFolder,
     PrefaCommand,
     SeatList,
     deal_count,
@@ -78,7 +79,7 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Root seed, 0 or more (default: 1 for random deals, a fresh one, printed, "
                    "for a scenario or --dealer/--fixed/--constraint).")
-@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
+@click.option("-o", "--out", "out_dir", type=OutFolder(), default=DEFAULT_OUT,
               show_default=True, help="Output folder for the Parquet dataset.")
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores; never more than the chunks to run).")
@@ -109,8 +110,6 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
     """
     ctx = click.get_current_context()
     given = [n for n in RUN_OPTIONS if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
-    if not out_dir.strip():
-        raise click.BadParameter("an output folder is needed", param_hint="--out")
     out = Path(out_dir)
     workers = workers or default_workers()
     replayed, bad_lines = None, 0

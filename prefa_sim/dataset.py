@@ -235,7 +235,7 @@ def _compatible(actual: pa.DataType, wanted: pa.DataType) -> bool:
     pandas or another tool may widen integers (or make floats of those with nulls) and
     use large strings and lists; the values are cast on reading, and one that does not
     fit (a fraction, a number out of range) is refused then."""
-    if actual == wanted:
+    if actual == wanted or pa.types.is_null(actual):  # a column of nulls alone
         return True
     if pa.types.is_integer(wanted):  # pandas writes an integer column with nulls as floats
         return pa.types.is_integer(actual) or pa.types.is_floating(actual)

@@ -178,3 +178,36 @@ def test_one_spelling_of_the_widow_and_no_two_output_forms(tmp_path):
         assert result.exit_code == 2 and "each choose the output's form" in result.output
     result = run("stats", "makerate", out, "--format", "json", "--format", "json")
     assert result.exit_code == 0
+
+
+def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
+    import prefa_sim.prospects as prospects
+
+    monkeypatch.setattr(prospects, "hand_prospects", lambda *a, **k: 1 / 0)  # never reached
+    unwritable = "/proc/figure.png"  # a folder nobody may write in, root included
+    result = run("makerate", "AKQJ9.A.-.KQ87", "-n", 2000, "--plot", unwritable)
+    assert result.exit_code == 2 and "cannot write in the folder /proc" in result.output
+    for args in (["games", "--players", "random", "-n", 2], ["simulate", "-n", 2],
+                 ["makerate", "AKQJ9.A.-.KQ87", "-n", 2]):
+        result = run(*args, "-o", "")
+        assert result.exit_code == 2 and "an output folder is needed" in result.output
+    out = tmp_path / "run"
+    assert run("simulate", "-n", 2, "-w", 1, "--strains", "S", "-o", out).exit_code == 0
+    for args in (["plot", "makerate", out, "-o", ""], ["report", out, "-o", ""]):
+        result = run(*args)
+        assert result.exit_code == 2 and "an output file is needed" in result.output
+    result = run("plot", "makerate", out, "-o", "/proc/x.png")
+    assert result.exit_code == 2 and "cannot write in the folder /proc" in result.output
+
+
+def test_the_bidding_figure_refuses_games_without_a_contract(tmp_path):
+    games = tmp_path / "games"
+    assert run("games", "--players", "heuristic", "-n", 3, "-w", 1, "-o", games).exit_code == 0
+    frame = pd.read_parquet(games)
+    assert frame["void"].all()  # seed 1's first three deals: all pass
+    frame[["contract", "declarer", "position"]] = None
+    frame.to_parquet(tmp_path / "void.parquet")  # pandas writes those columns as nulls
+    for path in (games, tmp_path / "void.parquet"):
+        result = run("plot", "bidding", path, "-o", tmp_path / "b.png")
+        assert result.exit_code == 1 and "holds no deal with a contract" in result.output
+    assert not (tmp_path / "b.png").exists()

@@ -21,11 +21,27 @@ def file_path_problem(out: str | Path, endings: Sequence[str], wrong_ending: str
     """Why a file cannot be written to ``out`` (its ending not one of ``endings``, said as
     ``wrong_ending``; no such folder), or None: a command can ask before a long piece of
     work instead of after it."""
+    if not str(out).strip():
+        return "an output file is needed"
     out = Path(out)
     if out.suffix.lower() not in endings:
         return f"{out}: {wrong_ending}"
     if not out.parent.is_dir():
         return f"{out}: the folder {out.parent} does not exist"
+    return folder_problem(out.parent)
+
+
+def folder_problem(folder: str | Path) -> str | None:
+    """Why no file can be written in ``folder`` (None when one can): a file is made there
+    and removed, which tells what permissions alone do not (a read-only file system, a
+    user allowed everything)."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"cannot write in the folder {folder}: {exc.strerror or exc}"
     return None
 
 

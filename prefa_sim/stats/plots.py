@@ -212,20 +212,28 @@ def prospects_figure(records: list[dict], title: str, caption: str):
     return fig
 
 
+def _bound(end: float | None) -> float:
+    """An interval's end for a figure: none (over one game) is not drawn."""
+    return np.nan if end is None else end
+
+
 def bidding_figure(path: str | Path, scenario: str = "games"):
     """Played games: each player's kapíkia per deal (or game) with intervals, and how often
     the auction winner makes the contract at each level."""
     from .bidding import bidding_stats, read_games
 
     stats = bidding_stats(read_games(path), 1000)
+    if not stats.by_level:
+        raise StatsError(f"{path} holds no deal with a contract (every deal was void): the "
+                         "bidding figure has nothing to draw")
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
     names = [r["player"] for r in stats.players]
     money = [r["kapikia_per_deal"] for r in stats.players]
     x = np.arange(len(names))
     left.bar(x, [m["value"] for m in money], color=OKABE_ITO[:len(names)], width=0.6)
     left.errorbar(x, [m["value"] for m in money],
-                  yerr=[[m["value"] - m["low"] for m in money],
-                        [m["high"] - m["value"] for m in money]],
+                  yerr=[[m["value"] - _bound(m["low"]) for m in money],
+                        [_bound(m["high"]) - m["value"] for m in money]],
                   fmt="none", ecolor="black", capsize=4)
     left.axhline(0, color="#444444", linewidth=0.8)
     labels = [_player_label(name) for name in names]
@@ -280,8 +288,8 @@ def figure_path_problem(out: str | Path) -> str | None:
 
 def save(fig, out: str | Path) -> Path:
     """Write a figure (PNG or SVG by the file's ending) and close it."""
-    out = Path(out)
     problem = figure_path_problem(out)
+    out = Path(out)
     if problem:
         plt.close(fig)
         raise ValueError(problem)
