@@ -59,10 +59,10 @@ def test_the_command_writes_png_and_svg_and_refuses_other_files(dataset, tmp_pat
             assert out.read_bytes().startswith(magic)
     result = CliRunner().invoke(main, ["plot", "tricks", str(dataset), "-o",
                                        str(tmp_path / "x.jpg")])
-    assert result.exit_code == 1 and ".png or .svg" in result.output
+    assert result.exit_code == 2 and ".png or .svg" in result.output  # before any work
     missing = tmp_path / "no-such-folder" / "t.png"
     result = CliRunner().invoke(main, ["plot", "tricks", str(dataset), "-o", str(missing)])
-    assert result.exit_code == 1 and "does not exist" in result.output
+    assert result.exit_code == 2 and "does not exist" in result.output
     assert "Errno" not in result.output and not missing.parent.exists()
     result = CliRunner().invoke(main, ["plot", "features", str(dataset), "-t", "NT", "-o",
                                        str(tmp_path / "f.png")])
