@@ -67,6 +67,26 @@ class WidowResult:
         return [format_discard(pair) for pair in self.best_discards]
 
 
+class CardValues(dict):
+    """Declarer's tricks by card index (``Solver.card_values``), a plain ``dict`` whose
+    text names the cards: ``{AS: 7, 8S: 4}``."""
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{format_card(c)}: {v}" for c, v in self.items()) + "}"
+
+    __str__ = __repr__
+
+
+class PlayLine(list):
+    """``(seat, card index)`` pairs (``Solver.play_line``), a plain ``list`` whose text
+    names the cards: ``[(1, AS), (2, 7S)]``."""
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"({seat}, {format_card(c)})" for seat, c in self) + "]"
+
+    __str__ = __repr__
+
+
 class Solver:
     """Double-dummy solver with its own transposition table of ``2**table_bits`` entries.
 
@@ -145,24 +165,26 @@ class Solver:
             self._generation += len(deals)
         return out
 
-    def card_values(self, position: Position) -> dict[int, int]:
+    def card_values(self, position: Position) -> CardValues:
         """For each legal card of the player to move, the declarer's tricks (current
-        trick included) after playing it, with best play afterwards."""
+        trick included) after playing it, with best play afterwards (card indices as
+        keys, printed as card names: ``{AS: 7, 8S: 4}``)."""
         cards = np.array(list(iter_cards(position.legal_cards())), dtype=np.int64)
         out = np.zeros(len(cards), dtype=np.int64)
         ctx = self._context(position.trump, position.declarer, position.active_mask)
         driver.card_values(self._hands_array(position), self._trick_array(position),
                            len(position.trick), position.leader, ctx,
                            *self._kernel_args(len(position.active) == 2), cards, out)
-        return {int(c): int(v) for c, v in zip(cards, out, strict=True)}
+        return CardValues({int(c): int(v) for c, v in zip(cards, out, strict=True)})
 
-    def play_line(self, position: Position) -> list[tuple[int, int]]:
-        """An optimal line of play to the end: ``(seat, card)`` pairs.
+    def play_line(self, position: Position) -> PlayLine:
+        """An optimal line of play to the end: ``(seat, card)`` pairs (printed with card
+        names: ``[(1, AS), (2, 7S), ...]``).
 
         Each player picks a card that is best for their side; among equally good
         cards, the lowest.
         """
-        line = []
+        line = PlayLine()
         while True:
             values = self.card_values(position)
             seat = position.to_move
