@@ -94,6 +94,25 @@ class PrefaGroup(click.Group):
             sys.exit(130)
 
 
+COMPILE_SECONDS = 80
+"""About how long the engine takes to compile on a first run (82-85 s measured on two
+cores, 2026-12-07: the README's quickstart)."""
+
+
+def say_if_compiling() -> None:
+    """Before the first solve on a machine: say that the engine compiles, and for how long,
+    so that a quiet first half minute is not taken for a hang."""
+    from prefa_sim.engine.driver import compiled
+
+    if not compiled():
+        click.echo(f"compiling the engine (once, about {COMPILE_SECONDS} s)", err=True)
+
+
+def solving_players(specs) -> bool:
+    """Do any of the player specs solve positions (and so use the engine)?"""
+    return any(name in spec for spec in specs for name in ("sampling", "oracle"))
+
+
 def debugging() -> bool:
     """Was ``prefa --debug`` given?"""
     ctx = click.get_current_context(silent=True)

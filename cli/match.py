@@ -15,7 +15,7 @@ from prefa_sim.stats.output import money_record, money_text, text_table
 from prefa_sim.words import counted
 from prefa_sim.workers import default_workers
 
-from .common import PrefaCommand, deal_count, user_errors
+from .common import PrefaCommand, deal_count, say_if_compiling, solving_players, user_errors
 
 
 @click.command(cls=PrefaCommand)
@@ -52,6 +52,8 @@ def match(players, deals, seed, workers, bootstrap, as_json):
             shown[0] = done * 10 // deals
             click.echo(f"{done}/{deals} deals", err=True)
 
+    if solving_players(players):
+        say_if_compiling()
     try:
         with user_errors():
             money = play_match(players, deals, seed, workers, progress)

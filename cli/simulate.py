@@ -41,7 +41,9 @@ from .common import (
     deal_count,
     dealer_option,
     failure,
+    say_if_compiling,
     scheduler_options,
+    solving_players,
     user_errors,
 )
 
@@ -154,6 +156,8 @@ def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
     every failure is a clean message saying what the folder holds and how to ``finish``
     the run (default: ``prefa simulate -o OUT --resume``; empty: the folder is not kept)."""
     progress = ProgressReport(config, header, workers, scheduler)
+    if scheduler is None and (not config.players or solving_players(config.players)):
+        say_if_compiling()
 
     def state() -> str:
         if finish == "":
@@ -276,6 +280,8 @@ class ProgressReport:
         self.bar = None
         self.terminal = sys.stderr.isatty()
         self.next_tenth = 1
+        self.warm: tuple[int, float] | None = None
+        """(chunks run, seconds) once every worker has finished a chunk."""
         self.plan: Plan | None = None
 
     def start(self, plan: Plan) -> None:
@@ -303,17 +309,22 @@ class ProgressReport:
         return f"{rate:.1f} {unit}/s{accepted}"
 
     def _eta(self, p: Progress) -> str:
+        """The time to go, from the pace since every worker finished its first chunk:
+        start-up and the engine's compiling are left out."""
         run = p.done - (self.config.chunks - self.total)
-        if not run or p.done == p.total:
+        if self.warm is None or run <= self.warm[0] or p.done == p.total:
             return ""
-        seconds = round(p.seconds / run * (p.total - p.done))
+        pace = (p.seconds - self.warm[1]) / (run - self.warm[0])
+        seconds = round(pace * (p.total - p.done))
         return f", about {seconds // 60}:{seconds % 60:02d} to go"
 
     def update(self, p: Progress) -> None:
+        run = p.done - (self.config.chunks - self.total)
+        if self.warm is None and run >= min(self.workers, self.total):
+            self.warm = (run, p.seconds)  # every worker has finished a chunk
         if self.bar is not None:
             self.bar.update(1, self._info(p))
             return
-        run = p.done - (self.config.chunks - self.total)
         if run * 10 >= self.next_tenth * self.total:
             self.next_tenth = run * 10 // self.total + 1
             click.echo(f"{p.done}/{counted(p.total, 'chunk')}, {self._info(p)}{self._eta(p)}",

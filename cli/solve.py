@@ -19,6 +19,7 @@ from .common import (
     dealer_option,
     refuse_with_batch,
     report_text_batch,
+    say_if_compiling,
     user_errors,
 )
 
@@ -65,6 +66,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
             raise click.UsageError("give either DEAL or --batch, not both")
         refuse_with_batch(("trump", "declarer", "dealer", "leader", "active", "trick",
                            "show_line"))
+        say_if_compiling()
         with user_errors():
             report_text_batch(solve_text(batch, workers))
         return
@@ -84,6 +86,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
         request = make_request(parts[:3], trump=trump, declarer=declarer, leader=leader,
                                active=active, dealer=dealer, widow=widow, trick=trick,
                                cards=trump is not None and widow is None, line=show_line)
+        say_if_compiling()
         answer = solve_request(request, Solver())
     if as_json:
         obj = request_fields(request)

@@ -211,3 +211,34 @@ def test_the_bidding_figure_refuses_games_without_a_contract(tmp_path):
         result = run("plot", "bidding", path, "-o", tmp_path / "b.png")
         assert result.exit_code == 1 and "holds no deal with a contract" in result.output
     assert not (tmp_path / "b.png").exists()
+
+
+def test_a_first_run_says_the_engine_compiles(monkeypatch):
+    import prefa_sim.engine.driver as driver
+
+    monkeypatch.setattr(driver, "compiled", lambda: False)
+    result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98", "-t", "H")
+    assert result.stderr.startswith("compiling the engine (once, about 80 s)")
+    monkeypatch.setattr(driver, "compiled", lambda: True)
+    result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98", "-t", "H")
+    assert "compiling" not in result.stderr
+
+
+def test_the_time_to_go_leaves_the_compile_out(capsys):
+    from prefa_sim.cli.simulate import ProgressReport
+    from prefa_sim.simulate import Plan, Progress, RunConfig
+
+    config = RunConfig(deals=1000, seed=1, chunk_size=10)
+    for workers in (1, 2):
+        report = ProgressReport(config, "header", workers, None)
+        report.terminal = False
+        report.start(Plan(lambda: iter(()), config.chunks, [], []))
+        # The first chunk of each worker waits 120 s for the compile; then 1 s a chunk
+        # over all workers.
+        for done in range(1, 101):
+            seconds = 120 + max(0, done - workers) / workers
+            report.update(Progress(done, 100, done * 10, seconds, 1.0))
+        lines = capsys.readouterr().err.splitlines()
+        tenth = next(line for line in lines if line.startswith("10/100 chunks"))
+        left = 90 / workers  # seconds: 90 chunks to go
+        assert f"about {int(left) // 60}:{round(left) % 60:02d} to go" in tenth, tenth

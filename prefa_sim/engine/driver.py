@@ -331,3 +331,16 @@ def widow_many(cells, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, 
         row[CTX_N_ACTIVE] = popcount(active)
         best[i] = widow_search(hands, cells[i, 3], cells[i, 5], row, table, rel_tab, eq_tab,
                                endgame, work, moves, stats, reaches[i])
+
+
+def compiled() -> bool:
+    """Are the kernels that every solve calls in numba's cache, so that their first call
+    loads them instead of compiling them (some half a minute)?  True when numba does not
+    say where its cache is."""
+    from pathlib import Path
+
+    try:
+        return all(Path(kernel._cache._cache_file._index_path).exists()
+                   for kernel in (solve_position, solve_many, widow_many, card_values))
+    except AttributeError:  # pragma: no cover - another numba's internals
+        return True
