@@ -119,3 +119,39 @@ def test_where_filters_every_figure(dataset):
     hearts = data.loc[data.strain == "H", "tricks_both"]
     assert shown.shape == (5, 1) and shown[0, 0] == pytest.approx(100 * (hearts >= 6).mean())
     assert "30 declarer-strain rows with strain == H" in fig.texts[0].get_text()
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_no_legend_covers_data_and_no_marker_sits_on_the_frame(tmp_path):
+    from prefa_sim.prospects import hand_config, hand_prospects, prospect_records
+    from prefa_sim.stats.plots import bidding_figure, defence_figure, prospects_figure
+
+    out = tmp_path / "run"
+    simulate(RunConfig(deals=20, seed=3, chunk_size=10), out)
+    hand = tmp_path / "hand"
+    simulate(hand_config("AKQJ9.A.-.KQ87", "first", deals=20, seed=1), hand)
+    games = tmp_path / "games"
+    assert CliRunner().invoke(main, ["games", "--players", "heuristic,random,random", "-n",
+                                     "30", "-w", "1", "-o", str(games)]).exit_code == 0
+    figures = {"features": features_figure(out), "tricks": tricks_figure(out),
+               "defence": defence_figure(out, replicates=100),
+               "makerate-hand": prospects_figure(prospect_records(hand_prospects(hand)),
+                                                 "hand", "caption"),
+               "bidding": bidding_figure(games)}
+    for name, fig in figures.items():
+        fig.canvas.draw()
+        for ax in fig.axes:
+            legend = ax.get_legend()
+            if legend is not None:  # beside the axes, never over them
+                assert not _boxes_overlap(legend.get_window_extent(), ax.get_window_extent()), \
+                    name
+            if "%" in ax.get_ylabel() and name != "tricks":  # markers at 0 and 100 (bars
+                # of the tricks figure stand on 0) inside the frame
+                low, high = ax.get_ylim()
+                assert low < 0 and high > 100, (name, ax.get_ylabel())
+        if name == "makerate-hand":  # the colour key of the strains
+            labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+            assert labels == ["S", "C", "D", "H", "NT"]

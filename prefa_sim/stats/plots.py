@@ -29,13 +29,29 @@ LEVELS = range(MIN_LEVEL, MAX_LEVEL + 1)
 KINDS = ("makerate", "tricks", "defence", "features", "bidding")
 
 
+PERCENT_LIMITS = (-4, 104)
+"""A percentage axis with room around 0 and 100, so that no marker sits on the frame."""
+
+
+def _footnote(fig, text: str, width: int = 150) -> None:
+    """The figure's footnote, wrapped to the figure's width."""
+    fig.text(0.01, 0.01, "\n".join(textwrap.fill(part, width) for part in text.split("\n")),
+             fontsize=7, color="#444444")
+
+
+def _legend_outside(ax, **kwargs) -> None:
+    """A legend to the right of the axes, where it covers no data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8,
+              **kwargs)
+
+
 def _caption(fig, rows: int, scenario: str, mode: str, intervals: bool = True,
              where: str | None = None) -> None:
     defence = {"both": "both defenders playing", "first": "the first defender alone",
                "second": "the second defender alone"}[mode]
     rows_text = f"{rows:,} declarer-strain rows" + (f" with {where}" if where else "")
-    fig.text(0.01, 0.01, f"{rows_text}; {defence}; scenario: {scenario}"
-             + ("; 95% Wilson intervals" if intervals else ""), fontsize=7, color="#444444")
+    _footnote(fig, f"{rows_text}; {defence}; scenario: {scenario}"
+              + ("; 95% Wilson intervals" if intervals else ""), width=120)
 
 
 def _groups(path: str | Path, by: tuple[str, ...], where: str | None, mode: str,
@@ -94,10 +110,10 @@ def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = 
     ax.set_xlabel("declarer's tricks")
     ax.set_ylabel("share of rows (%)")
     ax.set_title("Declarer's double-dummy tricks by strain", fontsize=11)
-    ax.legend(title="strain", fontsize=8)
+    _legend_outside(ax, title="strain")
     _caption(fig, sum(g.n for g in groups.values()), scenario, mode, intervals=False,
              where=where)
-    fig.subplots_adjust(bottom=0.17)
+    fig.subplots_adjust(bottom=0.19, right=0.74)
     return fig
 
 
@@ -105,7 +121,7 @@ def features_figure(path: str | Path, scenario: str = "random deals", mode: str 
                     strain: Strain = Strain.H, where: str | None = None):
     """Make-rate against trump length after the widow, one line per level, with bands."""
     groups = _groups(path, ("trumps_after",), where, mode, strain)
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(8, 4.2))
     lengths = [g.key[0] for g in groups]
     for k, level in enumerate(LEVELS):
         rates = [g.rates[level] for g in groups]
@@ -118,11 +134,11 @@ def features_figure(path: str | Path, scenario: str = "random deals", mode: str 
                   fontsize=7)
     ax.set_xlabel(f"cards in {strain.name} after the widow and the discard")
     ax.set_ylabel("make-rate (%)")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(*PERCENT_LIMITS)
     ax.set_title(f"Make-rate against trump length, {strain.name} trumps", fontsize=11)
-    ax.legend(title="contract", fontsize=8)
+    _legend_outside(ax, title="contract")
     _caption(fig, sum(g.n for g in groups), scenario, mode, where=where)
-    fig.subplots_adjust(bottom=0.21)
+    fig.subplots_adjust(bottom=0.23, right=0.84)
     return fig
 
 
@@ -150,14 +166,14 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
     contracts = stats.contracts
     if not contracts:
         raise StatsError(stats.no_rows_reason(path, where))
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10.5, 7), sharex=True)
     for k, (mode, label) in enumerate((("both", "both play"), ("first", "first alone"),
                                        ("second", "second alone"))):
         _by_contract(top, contracts, [stats.quota(c, mode) for c in contracts], label,
                      OKABE_ITO[k], (k - 1) * 0.22, 100)
     top.set_ylabel("defence reaches its quota (%)")
-    top.set_ylim(0, 102)
-    top.legend(title="who defends", fontsize=8, loc="lower right")
+    top.set_ylim(*PERCENT_LIMITS)
+    _legend_outside(top, title="who defends")
     top.set_title("The defence against each contract (double dummy, with the widow)",
                   fontsize=11)
     for k, (seq, label) in enumerate(zip(OUTCOMES, OUTCOME_NAMES, strict=True)):
@@ -165,17 +181,16 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
                      label, OKABE_ITO[k], (k - 1.5) * 0.18)
     bottom.axhline(0, color="#444444", linewidth=0.8)
     bottom.set_ylabel("declarer's kapíkia per deal")
-    bottom.legend(title="defence declares", fontsize=8, loc="lower left")
+    _legend_outside(bottom, title="defence declares")
     _contract_axis(top, contracts)
     _contract_axis(bottom, contracts)
     bottom.set_xlabel("contract")
     rows = int(stats.counts.sum())
-    fig.text(0.01, 0.01, f"{rows:,} declarer-strain rows{f' with {where}' if where else ''}, "
-             f"each counted as if it named every contract of its strain; scenario: {scenario}"
-             "\nkapíkia: the change of result, the pot shared in thirds (full pot, no aces); "
-             "95% Wilson (rates) and "
-             "bootstrap-over-deals (kapíkia) intervals", fontsize=7, color="#444444")
-    fig.subplots_adjust(bottom=0.14, top=0.94, hspace=0.08)
+    _footnote(fig, f"{rows:,} declarer-strain rows{f' with {where}' if where else ''}, "
+              f"each counted as if it named every contract of its strain; scenario: "
+              f"{scenario}\nkapíkia: the change of result, the pot shared in thirds (full pot, "
+              "no aces); 95% Wilson (rates) and bootstrap-over-deals (kapíkia) intervals")
+    fig.subplots_adjust(bottom=0.15, top=0.94, hspace=0.08, right=0.78)
     return fig
 
 
@@ -184,7 +199,7 @@ def prospects_figure(records: list[dict], title: str, caption: str):
     best defence, with intervals, the best contract marked and passing at zero."""
     contracts = [c for c in LADDER if str(c) in {r["contract"] for r in records}]
     by_name = {r["contract"]: r for r in records}
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True)
     x = np.arange(len(contracts))
     colours = [OKABE_ITO[int(c.strain)] for c in contracts]
     for axis, name, scale in ((top, "make", 100), (bottom, "value", 1)):
@@ -200,15 +215,18 @@ def prospects_figure(records: list[dict], title: str, caption: str):
                        edgecolors="black", zorder=4, label="best contract")
     bottom.axhline(0, color="#444444", linewidth=0.8, label="pass (0)")
     top.set_ylabel("declarer makes it (%)")
-    top.set_ylim(0, 102)
+    top.set_ylim(*PERCENT_LIMITS)
+    for strain in sorted({c.strain for c in contracts}):  # the colour key
+        top.scatter([], [], color=OKABE_ITO[int(strain)], s=18, label=strain.name)
+    _legend_outside(top, title="strain")
     bottom.set_ylabel("kapíkia per deal\nagainst the best defence")
-    bottom.legend(fontsize=8, loc="lower left")
+    _legend_outside(bottom)
     _contract_axis(top, contracts)
     _contract_axis(bottom, contracts)
     bottom.set_xlabel("contract (colour: strain)")
     top.set_title(title, fontsize=11)
-    fig.text(0.01, 0.01, textwrap.fill(caption, 170), fontsize=7, color="#444444")
-    fig.subplots_adjust(bottom=0.15, top=0.93, hspace=0.08)
+    _footnote(fig, caption, width=170)
+    fig.subplots_adjust(bottom=0.15, top=0.93, hspace=0.08, right=0.84)
     return fig
 
 
@@ -251,7 +269,7 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
                        xytext=(7, 3), ha="left", fontsize=7, color="#444444")
     right.set_xticks(levels)
     right.set_xlim(min(levels, default=6) - 0.4, max(levels, default=10) + 0.4)
-    right.set_ylim(0, 109)  # room for the counts above a 100% point
+    right.set_ylim(-4, 109)  # room around 0, and for the counts above a 100% point
     right.set_xlabel("contract level (number: contracts named)")
     right.set_ylabel("auction winner makes it (%)")
     right.set_title("Contracts made", fontsize=11)
