@@ -45,8 +45,16 @@ def test_the_page_holds_the_run_the_tables_and_the_figures(page):
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
     assert len(images) == 4
     assert all(base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n" for data in images)
-    # Self-contained: nothing fetched from elsewhere, no script.
-    assert not re.search(r'(src|href)="(?!data:)', text) and "<script" not in text
+    # Self-contained: nothing fetched from elsewhere, no script; links stay in the page.
+    assert not re.search(r'(src|href)="(?!data:|#)', text) and "<script" not in text
+    # A contents list whose every link lands on a section of the page, the rules among them.
+    links = re.findall(r'<a href="#(\w+)">', text)
+    assert {"run", "makerates", "figures", "defence", "rules"} <= set(links)
+    assert all(f'id="{key}"' in text for key in links)
+    rules = text[text.index('id="rules"'):]
+    assert "docs/rules.md §4.4" in rules and "docs/rules.md §6.2" in rules
+    assert '<td class="text">7</td><td>7</td><td>2</td><td>1</td><td>2</td>' in rules  # level 7
+    assert "body { " in text and "max-width" not in text[text.index("body {"):].split("}")[0]
 
 
 def chromium() -> str:

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..cards import Strain
+from ..contracts import TRICK_VALUES
+from ..settlement import QUOTAS
 from .defence import defence_stats
 from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
 from .groups import StatsError, group_make_rates
@@ -24,7 +26,10 @@ from .output import file_path_problem, makerate_rows
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
-       max-width: 1100px; margin: 2em auto; padding: 0 1.2em; }
+       margin: 1.5em 2em; }
+nav li { margin: 0.15em 0; }
+.figures { display: flex; flex-wrap: wrap; gap: 1em 2em; }
+.figures figure { flex: 1 1 620px; max-width: 1100px; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; font-size: 1.25em; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.86em; }
 th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e3e3; text-align: right;
@@ -132,6 +137,9 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
                                "declarer nets against each way to defend."
                                + (f" Rows with {where}." if where else "")))
     filtered = f" (rows with {html.escape(where)})" if where else ""
+    sections = [("run", "The run"), ("makerates", "Make-rates"), ("figures", "Figures"),
+                ("defence", f"The defence{filtered}"), ("rules", "The rules used")]
+    contents = "".join(f'<li><a href="#{key}">{name}</a></li>' for key, name in sections)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -146,18 +154,41 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
 sees every card) with the widow and the declarer's best discard. Rates carry 95% Wilson
 intervals; rows pooled over the declarers of one deal share its cards, so those intervals are
 somewhat narrow; money carries bootstrap intervals over deals.</p>
-<h2>The run</h2>
+<nav><h2>Contents</h2><ol>{contents}</ol></nav>
+<h2 id="run">The run</h2>
 {run}
-<h2>Make-rates</h2>
+<h2 id="makerates">Make-rates</h2>
+<p class="note">A contract is made when the declarer takes at least its level in tricks; the
+defence's quota and what each outcome pays follow <a href="#rules">the rules used</a>.</p>
 {makerate_section(path)}
-<h2>Figures</h2>
-{"".join(figures)}
-<h2>The defence{filtered}</h2>
+<h2 id="figures">Figures</h2>
+<div class="figures">{"".join(figures)}</div>
+<h2 id="defence">The defence{filtered}</h2>
+<p class="note">Quotas and payments as in <a href="#rules">the rules used</a>.</p>
 {defence}
-<p class="note">Made by prefa-sim. Rules: docs/rules.md of the project.</p>
+<h2 id="rules">The rules used</h2>
+{rules_section()}
+<p class="note">Made by prefa-sim.</p>
 </body>
 </html>
 """
+
+
+def rules_section() -> str:
+    """The rules the page's figures rest on, with the sections of prefa-sim's rule book
+    (docs/rules.md) they come from: the tricks each level needs, the defence's quotas
+    and the value of a trick."""
+    quotas = _table(["contract level", "tricks the declarer needs", "first defender",
+                     "second defender", "a lone defender"],
+                    [[str(level), str(level), *map(str, QUOTAS[level])] for level in QUOTAS])
+    values = _table(["level", *[s.name for s in Strain]],
+                    [[str(level), *map(str, TRICK_VALUES[level])] for level in TRICK_VALUES])
+    return (f"<h3>Quotas (docs/rules.md §4.4)</h3>{quotas}"
+            "<p class=\"note\">Two defenders share their quota: a defender's surplus covers "
+            "the partner's shortfall (§4.5).</p>"
+            f"<h3>The value of a trick, in kapíkia (docs/rules.md §6.2)</h3>{values}"
+            "<p class=\"note\">A contract is worth ten tricks' value; the settlement with the "
+            "common pot, the sets and the defenders' payments are in docs/rules.md §6.</p>")
 
 
 def report_path_problem(out: str | Path) -> str | None:
