@@ -341,8 +341,8 @@ def dataset_notes(out_dir: str | Path, split_by_declarer: bool = False) -> list[
         notes.append(f"an unfinished run: {unfinished}")
     if not config.players and len(config.declarers) > 1 and not split_by_declarer:
         seats = ", ".join(map(str, config.declarers))
-        notes.append(f"rows pooled over the declaring seats {seats} (group by declarer or "
-                     "position to tell them apart)")
+        notes.append(f"rows pooled over the declaring seats {seats}: declarer or position "
+                     "in --by or --where tells them apart")
     return notes
 
 

@@ -86,8 +86,8 @@ def test_the_command_in_every_format(dataset):
     assert [int(r["rows"]) for r in as_csv] == [r["rows"] for r in as_json]
     table = run("--by", "strain").output.splitlines()
     assert table[0].split()[:3] == ["strain", "rows", "mean"] and len(table) == 4
-    assert table[-1] == ("(rows pooled over the declaring seats 0, 1 (group by declarer or "
-                         "position to tell them apart))")
+    assert table[-1] == ("(rows pooled over the declaring seats 0, 1: declarer or position "
+                         "in --by or --where tells them apart)")
     markdown = run("--format", "markdown").output.splitlines()
     assert markdown[0].startswith("| strain | rows |") and len(markdown) == 5
     assert run("--by", "strain,declarer").output.splitlines()[-1].startswith("H ")
