@@ -142,8 +142,8 @@ def user_errors() -> Iterator[None]:
         where = f" ({exc.filename})" if exc.filename else ""
         raise failure(exc, f"{exc.strerror or exc}{where}") from None
     except BrokenProcessPool as exc:
-        raise failure(exc, "a worker process died (out of memory?); the answers printed so "
-                           "far stand") from None
+        raise failure(exc, "a worker process died (out of memory, or a player file that "
+                           "ended its process?); the answers printed so far stand") from None
 
 
 class Seat(click.ParamType):

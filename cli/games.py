@@ -9,6 +9,7 @@ from click.core import ParameterSource
 
 from prefa_sim.bots import PlayerError, pinned_specs, player_specs
 from prefa_sim.player_specs import player_label
+from prefa_sim.run_folder import recover
 from prefa_sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.words import counted
@@ -61,6 +62,7 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
             raise click.UsageError(f"--resume takes the run's settings from {out}: leave out "
                                    + ", ".join("--" + n.replace("_", "-") for n in given))
         with user_errors():
+            recover(out)  # an interrupted --force first: the record read must be the run's
             config = read_manifest(out)
         if config is None or not config.players:
             raise click.ClickException(f"{out} holds no games to resume")

@@ -97,8 +97,12 @@ def _text(result, seed: int) -> str:
     clear = "the interval excludes zero" if e.excludes_zero else \
         "the interval does not exclude zero"
     detail = "too few deals to tell" if e.few else f"{e.low:+.1f}..{e.high:+.1f}; {clear}"
-    lines += ["", f"ahead: {result.names[top]}, by {e.value:+.1f} kapíkia per deal over "
-                  f"{result.names[second]} ({detail})"]
+    if e.value == 0:
+        lines += ["", f"ahead: nobody; {result.names[top]} and {result.names[second]} are "
+                      "level"]
+    else:
+        lines += ["", f"ahead: {result.names[top]}, by {e.value:+.1f} kapíkia per deal over "
+                      f"{result.names[second]} ({detail})"]
     if result.deals < MIN_BOOTSTRAP_UNITS:
         lines.insert(0, few_warning(result.deals))
     return "\n".join(lines)

@@ -14,7 +14,7 @@ from click.core import ParameterSource
 from prefa_sim.bots.base import PlayerError
 from prefa_sim.cards import Strain, format_discard, format_hand
 from prefa_sim.dataset import DatasetError, first_deals
-from prefa_sim.run_folder import REPLACED
+from prefa_sim.run_folder import REPLACED, recover
 from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.simulate import (
@@ -122,6 +122,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
             raise click.UsageError(f"--resume takes the run's settings from {out}: leave out "
                                    f"{names}")
         with user_errors():
+            recover(out)  # an interrupted --force first: the record read must be the run's
             config = read_manifest(out)
         if config is None:
             raise click.ClickException(f"{out} holds no run to resume")

@@ -36,6 +36,12 @@ def without_grant(spec: str) -> str:
     return spec[len(SEES_ALL):].strip() if spec.startswith(SEES_ALL) else spec
 
 
+def is_file_spec(spec: str) -> bool:
+    """Does ``spec`` name a player file (``path/to/file.py:ClassName``)?"""
+    path, sep, _ = without_grant(spec).rpartition(":")
+    return bool(sep) and path.endswith(".py")
+
+
 def player_label(spec: str) -> str:
     """The name outputs give a player: its spec, marked when it sees all cards."""
     spec = str(spec)

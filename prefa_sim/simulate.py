@@ -576,7 +576,8 @@ def run_chunks(config: RunConfig, out_dir: Path, chunks: Iterable[int], workers:
     if client is not None:
         yield from _run_on_dask(jobs, client)
         return
-    yield from unordered_map(_write_chunk_job, jobs, workers, on_stop=on_stop)
+    yield from unordered_map(_write_chunk_job, jobs, workers, on_stop=on_stop,
+                             isolated=bool(config.player_files))
 
 
 def _run_on_dask(jobs: Iterator, client) -> Iterator[tuple[int, int, int]]:

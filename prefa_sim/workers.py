@@ -223,8 +223,9 @@ def _running_pool(workers: int, held: _HeldInterrupts,
     pool = _Pool(workers, held)
     try:
         yield pool
-    except BaseException:
-        pool.stop(on_stop)
+    except BaseException as exc:
+        interrupted = isinstance(exc, KeyboardInterrupt | GeneratorExit)
+        pool.stop(on_stop if interrupted else None)  # an error is said by its own message
         raise
     with held:
         pool.executor.shutdown(wait=True)
@@ -303,13 +304,16 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
 
 def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
                   window: int | None = None,
-                  on_stop: Callable[[int], None] | None = None) -> Iterator[R]:
+                  on_stop: Callable[[int], None] | None = None,
+                  isolated: bool = False) -> Iterator[R]:
     """``fn`` over ``items`` on ``workers`` processes, results as they complete.
 
     Stopped by a Ctrl-C or an error, it drops the jobs not started, tells ``on_stop``
     how many are running and waits for them; a second Ctrl-C kills them (one worker:
-    ``finish_first``)."""
-    if workers <= 1:
+    ``finish_first``).  One worker answers in this process unless ``isolated``: code
+    that may end its process (a player file) runs in a worker of its own, whose death
+    is an error here (``BrokenProcessPool``), never this process's end."""
+    if workers <= 1 and not isolated:
         yield from inline_map(fn, items, on_stop)
         return
     window = window or 2 * workers
@@ -391,5 +395,6 @@ def dask_client(scheduler, timeout: float = DEFAULT_SCHEDULER_TIMEOUT):
         return Client(scheduler, timeout=timeout)
     except (ValueError, TypeError, OSError, TimeoutError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {reason} (give "
-                             "--scheduler-timeout SECONDS to wait longer)") from None
+        waited = f" (waited {timeout:g} s)" if isinstance(exc, OSError | TimeoutError) else ""
+        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {reason}{waited}") \
+            from None

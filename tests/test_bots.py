@@ -440,8 +440,10 @@ def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
     for spec, message in [("random(play=1)", "takes no settings"),
                           ("sampling(sample=3)", "unknown setting 'sample=3'"),
                           ("sampling(play=x)", "play must be a whole number"),
-                          ("sampling(play=0)", "play must be a whole number of at least 1"),
-                          ("heuristic(widow_bonus=nan)", "widow_bonus must be a number"),
+                          ("sampling(play=0)", "play must be a whole number from 1 to 100,000"),
+                          ("heuristic(widow_bonus=nan)",
+                           "widow_bonus must be a number from -100,000 to 100,000"),
+                          ("sampling(play=123456789012345678901234567890)", "from 1 to 100,000"),
                           ("sampling(read_declarations=2)",
                            "read_declarations must be true or false")]:
         with pytest.raises(PlayerError, match=re.escape(message)):
@@ -452,7 +454,7 @@ def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
     assert result.exit_code == 0, result.output
     assert "A sampling(play=1,bidding=1,widow=1,defence=1)" in result.output
     bad = CliRunner().invoke(main, ["match", "sampling(play=0)", "random", "random"])
-    assert bad.exit_code == 2 and "at least 1" in bad.output
+    assert bad.exit_code == 2 and "from 1 to 100,000" in bad.output
 
 
 def test_after_the_aces_a_defender_gives_the_declarer_every_ace_it_cannot_see():

@@ -2,6 +2,8 @@
 its exact type and value, and a player that fails is one clear line, never a traceback."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -76,6 +78,37 @@ class Exiter:
         return observation.legal[0]
 
 
+class Boom:
+    def __eq__(self, other):
+        raise RuntimeError("boom in eq")
+    __hash__ = object.__hash__
+
+
+class FieldRaise:
+    """In the play, a legal type whose field's own == raises."""
+    def act(self, observation, rng):
+        if observation.phase == "play":
+            return Play(Boom())
+        return observation.legal[-1 if observation.phase == "auction" else 0]
+
+
+class Base(BaseException):
+    pass
+
+
+class RaisesBase:
+    def act(self, observation, rng):
+        raise Base("not an Exception")
+
+
+class NameProp:
+    @property
+    def name(self):
+        raise RuntimeError("no name")
+    def act(self, observation, rng):
+        raise RuntimeError("fails")
+
+
 class SometimesLiar:
     def act(self, observation, rng):
         return EqualsAll() if observation.hand & 1 else observation.legal[0]
@@ -129,6 +162,9 @@ def test_the_rules_engine_refuses_an_object_equal_to_everything():
     ("TupleContract", "which is not legal in the auction phase"),
     ("Raiser", "failed in the auction phase: RuntimeError: my strategy broke"),
     ("Exiter", "failed in the auction phase: it called sys.exit(3)"),
+    ("FieldRaise", "failed in the play phase: RuntimeError: boom in eq"),
+    ("RaisesBase", "failed in the auction phase: Base: not an Exception"),
+    ("NameProp", "player NameProp in seat 0, deal 0 of seed 11, failed in the auction phase"),
 ])
 def test_a_hostile_player_is_stopped_with_its_seat_and_deal(hostile, name, message):
     player = make_player(f"{hostile}:{name}")
@@ -278,3 +314,17 @@ def test_a_player_path_with_commas_and_parentheses(tmp_path):
     bad = CliRunner().invoke(main, ["games", "--players", f"{folder}/none.py:X,random,random",
                                     "-o", str(tmp_path / "other")])
     assert bad.exit_code == 2 and "none.py does not exist" in bad.output
+
+
+@pytest.mark.parametrize("command", ["games", "match"])
+def test_a_player_that_ends_its_process_is_an_error_even_with_one_worker(command, tmp_path):
+    path = tmp_path / "ender.py"
+    path.write_text("import os\nclass Ender:\n    def act(self, observation, rng):\n"
+                    "        os._exit(0)\n")
+    spec = f"{path}:Ender"
+    args = (["games", "--players", f"{spec},random,random", "-n", "4", "-o", str(tmp_path / "r")]
+            if command == "games" else ["match", spec, "random", "random", "-n", "2"])
+    done = subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                           *args, "-w", "1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "a worker process died" in done.stderr and "Traceback" not in done.stderr

@@ -122,7 +122,11 @@ def test_stats_bidding_reads_a_dataset_written_back_and_checks_its_values(tmp_pa
     frame = table.to_pandas()
     for column, value, shown in (("tricks0", 11, "tricks0 (such as 11)"),
                                  ("contract", "11H", "contract (such as '11H')"),
-                                 ("seating", 7, "seating (such as 7)")):
+                                 ("seating", 7, "seating (such as 7)"),
+                                 ("result0", float("nan"), "result0 (such as nan)"),
+                                 ("result1", float("inf"), "result1 (such as inf)"),
+                                 ("declarations", "foo,bar", "declarations (such as 'foo,bar')"),
+                                 ("player0", None, "player0 (such as nan)")):
         bad = frame.copy()
         row = bad.index[~bad["void"]][0]
         bad[column] = bad[column].astype(object)
@@ -242,3 +246,9 @@ def test_the_time_to_go_leaves_the_compile_out(capsys):
         tenth = next(line for line in lines if line.startswith("10/100 chunks"))
         left = 90 / workers  # seconds: 90 chunks to go
         assert f"about {int(left) // 60}:{round(left) % 60:02d} to go" in tenth, tenth
+
+
+def test_a_match_between_equals_names_nobody_ahead():
+    result = run("match", "heuristic", "heuristic", "heuristic", "-n", 3, "-w", 1)
+    assert result.exit_code == 0
+    assert "ahead: nobody; A heuristic and B heuristic are level" in result.stdout

@@ -97,7 +97,6 @@ def test_force_with_a_refused_scheduler_leaves_the_finished_run_exactly_as_it_wa
                  address, "--scheduler-timeout", 1)
     assert time.monotonic() - start < 10
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
-    assert "--scheduler-timeout" in result.output
     assert everything(out) == before  # nothing hidden left behind either
     assert pd.read_parquet(out).equals(first)
 
@@ -307,3 +306,15 @@ def test_a_resume_with_a_changed_or_other_player_file_is_refused(tmp_path, monke
     player.write_text(player.read_text().replace("# changed\n", ""))
     result = run("games", "-o", out, "--resume", "-w", 1)
     assert result.exit_code == 0, result.output
+
+
+def test_resume_right_after_an_interrupted_force_resumes_the_restored_run(tmp_path):
+    out = tmp_path / "run"
+    first = small_run(out)
+    (out / "part-00001.parquet").unlink()  # an unfinished run, replaced by a --force ...
+    plan = prepare(OTHER, out, resume=False, force=True)
+    plan.lock.release()  # ... that was killed before its first part
+    result = run("simulate", "-o", out, "--resume", "-w", 1)
+    assert result.exit_code == 0, result.output
+    assert "restored the run" in result.stderr
+    assert pd.read_parquet(out).equals(first)

@@ -34,6 +34,10 @@ PLAYERS: dict[str, Callable[[], Player]] = {
 SETTINGS = {"heuristic": HeuristicParams, "sampling": SamplingParams}
 """The built-in players that take settings, and the dataclass of their settings."""
 
+MAX_SETTING = 100_000
+"""The largest setting a built-in player takes (samples, tries, margins): beyond it a
+player would think for days over one decision."""
+
 _WITH_SETTINGS = re.compile(r"^(\w+)\((.*)\)$", re.S)
 
 __all__ = ["PLAYERS", "FilePlayer", "HeuristicParams", "HeuristicPlayer", "Observation",
@@ -77,7 +81,11 @@ def make_player(spec: str) -> Player:
     except (Exception, SystemExit) as exc:
         raise PlayerError(f"cannot make {name} from {file}: {type(exc).__name__}: {exc}") \
             from None
-    return FilePlayer(player, str(getattr(player, "name", name)))
+    try:
+        label = str(getattr(player, "name", name))
+    except Exception:  # noqa: BLE001 - a name that fails: the class's own
+        label = name
+    return FilePlayer(player, label)
 
 
 class FilePlayer(Player):
@@ -114,13 +122,15 @@ def _with_settings(name: str, text: str) -> Player:
                 raise PlayerError(f"{name}: {key} must be true or false, got {value!r}")
             values[key] = value.lower() == "true"
             continue
-        wanted = "a whole number of at least 1" if kind is int else "a number"
+        wanted = (f"a whole number from 1 to {MAX_SETTING:,}" if kind is int
+                  else f"a number from -{MAX_SETTING:,} to {MAX_SETTING:,}")
         try:
             values[key] = kind(value)
         except ValueError:
             raise PlayerError(f"{name}: {key} must be {wanted}, got {value!r}") from None
-        if not math.isfinite(values[key]) or kind is int and values[key] < 1:
-            raise PlayerError(f"{name}: {key} must be {wanted}, got {value!r}")
+        number = values[key]
+        if not math.isfinite(number) or abs(number) > MAX_SETTING or kind is int and number < 1:
+            raise PlayerError(f"{name}: {key} must be {wanted}, got {value[:40]!r}")
     return PLAYERS[name](params(**values))
 
 

@@ -16,8 +16,9 @@ from functools import partial
 
 import numpy as np
 
+from ..player_specs import is_file_spec
 from ..stats.intervals import Estimate, bootstrap_mean
-from ..workers import ordered_map
+from ..workers import unordered_map
 from .records import deal_row
 
 
@@ -32,22 +33,27 @@ def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[float]:
     return totals
 
 
-def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> list[list[float]]:
+def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> tuple[int, list[list[float]]]:
     specs, seed, indices = job
-    return [duplicate_deal(specs, seed, i) for i in indices]
+    return indices.start, [duplicate_deal(specs, seed, i) for i in indices]
 
 
 def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
                progress: Callable[[int], None] | None = None, chunk: int = 20) -> np.ndarray:
     """Kapíkia (change of result) per deal and player, ``[deals, 3]``, deal ``i`` in row
-    ``i`` whatever the number of workers."""
+    ``i`` whatever the number of workers.  Player files play in worker processes even
+    with one worker (``workers.unordered_map``'s ``isolated``)."""
     jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
             for start in range(0, deals, chunk))
-    rows: list[list[float]] = []
-    for block in ordered_map(_deal_chunk, jobs, workers, batch=1):
-        rows.extend(block)
+    isolated = any(is_file_spec(spec) for spec in specs)
+    blocks: dict[int, list[list[float]]] = {}
+    done = 0
+    for start, block in unordered_map(_deal_chunk, jobs, workers, isolated=isolated):
+        blocks[start] = block
+        done += len(block)
         if progress:
-            progress(len(rows))
+            progress(done)
+    rows = [row for start in sorted(blocks) for row in blocks[start]]
     return np.array(rows, dtype=float).reshape(-1, 3)
 
 

@@ -72,10 +72,12 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
         observation = observe(deal, seat, player.sees_all_cards, legal)
         try:
             action = player.act(observation, rng)
-        except (Exception, SystemExit) as exc:  # a player's own code: one clear line
+            match = exact_match(action, legal)  # a field's own == is the player's code too
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except BaseException as exc:  # a player's own code: one clear line
             raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
-                              f"phase: {_error_text(exc)}") from exc
-        match = exact_match(action, legal)
+                              f"phase: {_error_text(exc)}") from None if _foreign(exc) else exc
         if match is None:
             raise PlayerError(f"{_who(player, seat, where)} chose {shown_action(action)}, which "
                               f"is not legal in the {deal.phase} phase")
@@ -87,10 +89,19 @@ def _who(player: Player, seat: int, where: str) -> str:
     return f"player {player.name} in seat {seat}" + (f", {where}," if where else "")
 
 
+def _foreign(exc: BaseException) -> bool:
+    """Is ``exc`` of a type a worker process may fail to hand back (a class of the
+    player's file that is no ``Exception``)?  Its text is kept, not the error itself."""
+    return not isinstance(exc, Exception | SystemExit)
+
+
 def _error_text(exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({exc.code!r})"
-    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    try:
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    except Exception:  # noqa: BLE001 - an error that cannot print itself
+        text = ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from ..contracts import LADDER
 from ..dataset import GAME_DEAL_CAP, GAMES_SCHEMA, DatasetError, read_batches
 from ..player_specs import player_label
+from ..settlement import DEFENCES
 from ..words import counted
 from .intervals import MIN_BOOTSTRAP_UNITS, Estimate, bootstrap_mean, ratio_bootstrap, wilson
 from .output import money_record
@@ -72,6 +73,21 @@ def _check_games(games: pd.DataFrame, path: str | Path) -> None:
         bad = values[values.isna() | (values < low) | ((values > high) if high else False)]
         if len(bad):
             refuse(column, bad)
+    for column in ("result0", "result1", "result2", "net0", "net1", "net2", "pot", "pot_delta"):
+        values = games[column].astype(float)
+        bad = values[~np.isfinite(values)]
+        if len(bad):
+            refuse(column, bad)
+    for column in ("player0", "player1", "player2"):
+        values = games[column]
+        bad = values[[not isinstance(v, str) or not v.strip() for v in values]]
+        if len(bad):
+            refuse(column, bad)
+    words = set(",".join(key) for key in DEFENCES)
+    bad = played["declarations"][~played["solo"].astype(bool)
+                                 & ~played["declarations"].isin(words)]
+    if len(bad):
+        refuse("declarations", bad)
     total = games[["tricks0", "tricks1", "tricks2"]].sum(axis=1)
     if (total > 10).any():
         refuse("tricks0-tricks2 (more than ten tricks a deal)", total[total > 10])
