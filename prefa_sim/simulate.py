@@ -472,7 +472,10 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
     if resume and not out_dir.exists():
         raise RunError(f"{out_dir} holds no run to resume")
     made_folder = not out_dir.exists()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot make the folder {out_dir}: {exc.strerror or exc}") from None
     lock = RunLock(out_dir)
     try:
         lock.acquire()

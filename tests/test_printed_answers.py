@@ -152,6 +152,7 @@ def test_where_and_deal_counts_name_the_real_problem(tmp_path):
     assert run("simulate", "-n", 2, "-w", 1, "--strains", "S", "-o", out).exit_code == 0
     for where, message in (("trumps >=", "compares trumps with nothing"),
                            ("trumps = 5", "compare with '==', not '='"),
+                           ("trumps => 5", "write '>=', not '=>'"),
                            ("trumps >= 5 and", "an 'and' with no comparison"),
                            ("trumps >= 123456789012345678901234567890",
                             "1234567890... (30 digits), far outside any count of cards")):
@@ -200,6 +201,8 @@ def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
     for args in (["plot", "makerate", out, "-o", ""], ["report", out, "-o", ""]):
         result = run(*args)
         assert result.exit_code == 2 and "an output file is needed" in result.output
+    result = run("simulate", "-n", 2, "-o", "/proc/run")
+    assert result.exit_code == 1 and "cannot make the folder /proc/run" in result.output
     result = run("plot", "makerate", out, "-o", "/proc/x.png")
     assert result.exit_code == 2 and "cannot write in the folder /proc" in result.output
 

@@ -62,6 +62,10 @@ def parse_where(text: str) -> list[Condition]:
         raise StatsError(f"--where: {text.strip()!r} has an 'and' with no comparison on one "
                          "side")
     for part in re.split(r"\s+and\s+", text.strip()):
+        swapped = re.search(r"=\s*([<>])", part)
+        if swapped:
+            raise StatsError(f"--where: {part.strip()!r}: write '{swapped.group(1)}=', not "
+                             f"'={swapped.group(1)}'")
         if re.fullmatch(r"\s*[a-z_0-9]+\s*=\s*[^=]+", part):
             raise StatsError(f"--where: {part.strip()!r}: compare with '==', not '='")
         m = _CONDITION.match(part)
