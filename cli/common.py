@@ -94,9 +94,9 @@ class PrefaGroup(click.Group):
             sys.exit(130)
 
 
-COMPILE_SECONDS = 80
-"""About how long the engine takes to compile on a first run (82-85 s measured on two
-cores, 2026-12-07: the README's quickstart)."""
+COMPILE_SECONDS = 60
+"""About how long the engine takes to compile on a first run: some 50 s in the README's
+quickstart on two cores, 82-85 s for one worker on a busy machine (2026-12-07)."""
 
 
 def say_if_compiling() -> None:

@@ -225,7 +225,7 @@ def test_a_first_run_says_the_engine_compiles(monkeypatch):
 
     monkeypatch.setattr(driver, "compiled", lambda: False)
     result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98", "-t", "H")
-    assert result.stderr.startswith("compiling the engine (once, about 80 s)")
+    assert result.stderr.startswith("compiling the engine (once, about 60 s)")
     monkeypatch.setattr(driver, "compiled", lambda: True)
     result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.98", "-t", "H")
     assert "compiling" not in result.stderr
