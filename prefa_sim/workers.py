@@ -100,6 +100,10 @@ def _batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield batch
 
 
+KILLED_POOL_SECONDS = 5.0
+"""How long a second Ctrl-C waits for the pool's manager thread once the workers are
+killed."""
+
 POLL_SECONDS = 0.1  # how often a wait on the workers looks for a Ctrl-C held back
 
 
@@ -193,24 +197,26 @@ class _Pool:
         """Drop the jobs not started and wait for the running ones; a Ctrl-C meanwhile
         kills the workers at once (and is raised)."""
         processes = list((self.executor._processes or {}).values())
-        manager = self.executor._executor_manager_thread
-        with self.held:  # shutdown(wait=False) forgets both: they are kept here
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        with self.held:
+            for job in self.jobs:
+                job.cancel()  # a job not started is dropped; a running one says no
             running = [job for job in self.jobs if not job.done()]
         try:
             if running and on_stop is not None:
                 on_stop(len(running))
-            while running:
+            while running:  # the pool is still up, so its results still come in
                 with self.held:  # wait() never counts a cancelled job as done: done() does
                     wait(running, timeout=POLL_SECONDS)
                     running = [job for job in running if not job.done()]
-            for ending in [manager, *processes]:
-                while ending is not None and ending.is_alive():
-                    with self.held:
-                        ending.join(POLL_SECONDS)
+            with self.held:
+                self.executor.shutdown(wait=True, cancel_futures=True)
         except KeyboardInterrupt:
+            manager = self.executor._executor_manager_thread
             for process in processes:
                 process.kill()
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            if manager is not None:  # it sees the workers gone and ends: let it, so
+                manager.join(KILLED_POOL_SECONDS)  # nothing of it is left at exit
             raise
 
 

@@ -385,7 +385,12 @@ def test_ctrl_c_on_a_huge_run_exits_130_and_says_how_to_resume(tmp_path):
                    if line.startswith("VmRSS"))
         assert rss < 1024 * 1024  # KiB: well under a gigabyte
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:  # never left running for the tests after this one
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert proc.returncode == 130
     text = err.decode()
     assert f"prefa simulate -o {out} --resume" in text and "Traceback" not in text

@@ -2,6 +2,7 @@
 two processes on one folder, a killed main process, Ctrl-C once and twice, and a resume
 with a changed player file."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -49,6 +50,26 @@ def prefa(*args, stderr: Path | None = None) -> subprocess.Popen:
                              *map(str, args)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE if stderr is None else stderr.open("w"),
                             text=True, start_new_session=True)
+
+
+@pytest.fixture(autouse=True)
+def no_process_left(monkeypatch):
+    """Every process a test starts is killed at its end, whatever the test's outcome:
+    one left running (a hanging player, a run of a trillion deals) would slow every later
+    test."""
+    started: list[subprocess.Popen] = []
+    popen = subprocess.Popen
+
+    def remembered(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+    monkeypatch.setattr(subprocess, "Popen", remembered)
+    yield
+    for process in started:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def until(condition, seconds: float = 60.0) -> None:
