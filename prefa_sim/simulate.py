@@ -392,8 +392,6 @@ class Plan:
     """A new run (not a resume): a failure before its first part is undone."""
     undone: bool = False
     """Set when a failed start was undone: the folder is as the run found it."""
-    recovered: str | None = None
-    """What was put right of an earlier, interrupted ``--force`` (``run_folder.recover``)."""
     lock: RunLock | None = None
     """The folder's lock, held until the run ends."""
 
@@ -479,14 +477,14 @@ def prepare(config: RunConfig, out_dir: Path, resume: bool, force: bool,
     lock = RunLock(out_dir)
     try:
         lock.acquire()
-        recovered = recover_locked(out_dir)
+        recover_locked(out_dir)  # says what it put right (logging)
         plan = _plan(config, out_dir, resume, force, replay, made_folder)
     except BaseException:
         lock.release()
         if made_folder and out_dir.is_dir() and not any(out_dir.iterdir()):
             out_dir.rmdir()
         raise
-    plan.lock, plan.recovered = lock, recovered
+    plan.lock = lock
     return plan
 
 
