@@ -427,7 +427,7 @@ def test_an_old_answer_fed_back_is_answered_afresh(solver):
 
     hands, _ = random_deal(random.Random(5))
     shown = run("solve", *[format_hand(h) for h in hands], "-t", "H", "--json")
-    answer = json.loads(shown.output)
+    answer = json.loads(shown.stdout)
     assert answer["cards"] is True
     answer["trump"] = "NT"
     again = json.loads(run("solve", "--batch", "-", input=json.dumps(answer)).stdout)

@@ -21,7 +21,7 @@ def test_one_auction_text_json_and_exit_codes():
     result = run("auction", "--dealer", "0", *calls)
     assert result.output == "declarer: seat 1 (first hand), minimum contract 6H\n"
     result = run("auction", "--json", *calls)
-    assert json.loads(result.output) == auction_result(calls)
+    assert json.loads(result.stdout) == auction_result(calls)
     result = run("auction", "6S", "hold")
     assert result.exit_code == 1 and "illegal at call 1" in result.output
     assert run("auction", "pass", "pass", "pass").output == "all three passed: the deal is void\n"

@@ -22,7 +22,7 @@ def test_one_deal_text_and_json():
                                           "second           -70     -70"]
     result = run("score", "6H", "-d", "pass,pass", "--aces", "--json")
     expected = settle(parse_contract("6H"), ["pass", "pass"], aces=True)
-    assert json.loads(result.output) == {
+    assert json.loads(result.stdout) == {
         "pot_delta": expected.pot_delta, "net": expected.net, "transfers": expected.transfers,
         # 6H pass-pass with the aces: the declarer takes 50 from the pot (two thirds of it
         # are the others') and 25 from each defender.

@@ -33,7 +33,7 @@ def test_solve_one_deal_text_and_json(solver):
     assert result.exit_code == 0, result.output
     assert f"declarer takes {expected} of 10 tricks" in result.output
     result = run("solve", deal_args(hands), "-t", "H", "-d", "2", "-l", "1", "--json", "--line")
-    item = json.loads(result.output)
+    item = json.loads(result.stdout)
     assert item["declarer_tricks"] == expected
     assert item["to_move"] == 1
     assert item["card_values"] == {format_cards(1 << c)[0]: v for c, v in values.items()}
@@ -43,14 +43,14 @@ def test_solve_one_deal_text_and_json(solver):
     # is seat 2.
     same = run("solve", deal_args(hands), "-t", "H", "-d", "second", "-l", "first",
                "--dealer", "0", "--json")
-    assert json.loads(same.output)["declarer_tricks"] == expected
+    assert json.loads(same.stdout)["declarer_tricks"] == expected
 
 
 def test_solve_all_strains_two_hands(solver):
     hands, _ = random_deal(random.Random(2))
     result = run("solve", deal_args([hands[0], 0, hands[2]]), "-a", "0,2", "--json")
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     got = {name: r["declarer_tricks"] for name, r in out["strains"].items()}
     for strain in Strain:
         pos = Position((hands[0], 0, hands[2]), strain, 0, 0, (0, 2))
@@ -61,7 +61,7 @@ def test_solve_with_widow_names_discards_and_contract(solver):
     hands, widow = random_deal(random.Random(3))
     result = run("solve", deal_args(hands, widow), "-d", "1", "--json")
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     for strain in Strain:
         res = solver.solve_widow(hands, widow, strain, 0, 1)
         assert out["strains"][strain.name]["best_tricks"] == res.best_tricks
@@ -78,7 +78,7 @@ def test_solve_mid_trick_position(solver):
     result = run("solve", deal_args(after.hands), "-t", "S", "--trick", format_cards(1 << card)[0],
                  "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["declarer_tricks"] == solver.solve(after)
+    assert json.loads(result.stdout)["declarer_tricks"] == solver.solve(after)
 
 
 def test_solve_errors_are_clean():
@@ -160,7 +160,7 @@ def test_batch_from_stdin_all_good_exits_zero(solver):
     result = run("solve", "--batch", "-", "--workers", "1", input=request(hands) + "\n")
     assert result.exit_code == 0
     want = solver.solve(Position(tuple(hands), Strain.H, 0, 0))
-    assert json.loads(result.output)["declarer_tricks"] == want
+    assert json.loads(result.stdout)["declarer_tricks"] == want
 
 
 def test_batch_widow_without_trump_answers_every_strain_and_the_contract(solver):
@@ -178,7 +178,7 @@ def test_batch_widow_without_trump_answers_every_strain_and_the_contract(solver)
     if contract:
         assert out["contract_discard"] in table[contract.strain].discard_names()
     single = run("solve", *deal_args(hands, widow).split(), "-d", "second", "--json")
-    assert json.loads(single.output)["strains"] == out["strains"]
+    assert json.loads(single.stdout)["strains"] == out["strains"]
 
 
 def test_batch_card_values_and_the_opening_lead_rule(solver):
@@ -207,7 +207,7 @@ def test_hands_starting_with_a_void_and_hands_of_card_tokens(solver):
     result = run("solve", "-.AKQJ.AKQ.AKQ", as_tokens, " ".join(format_cards(hands[2])),
                  "-t", "NT", "--json")
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["hands"] == [format_hand(h) for h in hands]
     assert out["declarer_tricks"] == solver.solve(Position(tuple(hands), Strain.NT, 0, 0))
     # A widow that starts with a void reads the same way.
@@ -215,7 +215,7 @@ def test_hands_starting_with_a_void_and_hands_of_card_tokens(solver):
     hands, widow = parse_deal(deal)
     result = run("solve", *deal.split(), "-t", "H", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["best_tricks"] == \
+    assert json.loads(result.stdout)["best_tricks"] == \
         solver.solve_widow(hands, widow, Strain.H, 0, 0).best_tricks
 
 
@@ -225,7 +225,7 @@ def test_the_last_trick_with_the_leader_already_empty(solver):
     result = run("solve", "-", "-.-.-.A", "-.-.-.7", "-t", "NT", "--trick", "KH", "--json")
     assert result.exit_code == 0, result.output
     pos = Position(hands, Strain.NT, 0, 0, trick=(parse_hand("-.-.-.K").bit_length() - 1,))
-    assert json.loads(result.output)["declarer_tricks"] == solver.solve(pos) == 0
+    assert json.loads(result.stdout)["declarer_tricks"] == solver.solve(pos) == 0
 
 
 def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path):

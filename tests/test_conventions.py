@@ -64,7 +64,7 @@ def test_solve_and_its_batch_agree_with_the_api(deals, api_answers):
         role = ("first", "second", "dealer")[declarer]
         result = run("solve", *deal_text(hands, widow), "-d", role, "--json")
         assert result.exit_code == 0, result.output
-        out = json.loads(result.output)
+        out = json.loads(result.stdout)
         assert out["declarer"] == declarer and out["leader"] == 0
         for strain in Strain:
             want = api_answers[k, declarer, "both", strain]
@@ -74,7 +74,7 @@ def test_solve_and_its_batch_agree_with_the_api(deals, api_answers):
         first = (declarer + 1) % 3
         two = run("solve", *deal_text(hands, widow), "-d", str(declarer), "-a",
                   f"{declarer},{first}", "--json")
-        assert {s: v["best_tricks"] for s, v in json.loads(two.output)["strains"].items()} == \
+        assert {s: v["best_tricks"] for s, v in json.loads(two.stdout)["strains"].items()} == \
             {s.name: api_answers[k, declarer, "first", s].best_tricks for s in Strain}
         requests.append(json.dumps({"hands": [format_cards(h) for h in hands],
                                     "widow": format_cards(widow), "declarer": role}))

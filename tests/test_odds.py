@@ -61,7 +61,7 @@ def test_grouped_and_unseen():
 def test_the_command_prints_what_the_library_computes():
     result = CliRunner().invoke(main, ["odds", "AKQJ9.A.-.KQ87", "--widow", "7S 8D", "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out["sizes"] == [10, 10] and list(out["suits"]) == ["S", "C", "D", "H"]
     for suit, n in zip("SCDH", [2, 7, 7, 4], strict=True):
         assert [Fraction(s["probability"]) for s in out["suits"][suit]] == \
