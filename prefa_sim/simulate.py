@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from .cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
 from .dataset import records_table, table_records
 from .jsonl import decode, misspelt_field, numbered_lines, unexpected
-from .player_specs import file_digest
+from .player_specs import file_digest, is_file_spec
 from .run_folder import (
     MANIFEST,
     PART_GLOB,
@@ -578,7 +578,7 @@ def run_chunks(config: RunConfig, out_dir: Path, chunks: Iterable[int], workers:
         yield from _run_on_dask(jobs, client)
         return
     yield from unordered_map(_write_chunk_job, jobs, workers, on_stop=on_stop,
-                             isolated=bool(config.player_files))
+                             isolated=any(map(is_file_spec, config.players)))
 
 
 def _run_on_dask(jobs: Iterator, client) -> Iterator[tuple[int, int, int]]:
