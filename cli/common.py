@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from prefa_sim.cards import CardError, parse_card
 from prefa_sim.jsonl import answer_line, numbered_lines
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
 from prefa_sim.words import counted
@@ -33,7 +34,6 @@ def hand_friendly(args: Iterable[str]) -> list[str]:
     return out
 
 
-_CARD = re.compile(r"^(10|[AKQJT98765432])[SCDH♠♣♦♥]$", re.I)
 EXCLUSIVE = ("--format", "--json", "--csv", "--markdown")
 """Options that each choose the output's form: at most one of them is given."""
 
@@ -44,13 +44,22 @@ def widow_as_one_word(args: list[str]) -> tuple[list[str], bool]:
     out, joined, i = [], False, 0
     while i < len(args):
         out.append(args[i])
-        if args[i] == "--widow" and i + 2 < len(args) and _CARD.match(args[i + 1]) \
-                and _CARD.match(args[i + 2]):
+        if args[i] == "--widow" and i + 2 < len(args) and _is_card(args[i + 1]) \
+                and _is_card(args[i + 2]):
             out.append(f"{args[i + 1]},{args[i + 2]}")
             joined, i = True, i + 3
             continue
         i += 1
     return out, joined
+
+
+def _is_card(token: str) -> bool:
+    """Is ``token`` one card, as ``cards.parse_card`` reads cards?"""
+    try:
+        parse_card(token)
+    except CardError:
+        return False
+    return True
 
 
 def refuse_exclusive(args: list[str]) -> None:
