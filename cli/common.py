@@ -16,6 +16,7 @@ from prefa_sim.cards import CardError, parse_card
 from prefa_sim.jsonl import answer_line, numbered_lines
 from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
 from prefa_sim.words import counted
+from prefa_sim.workers import WorkerDied
 
 _VOID_FIRST_HAND = re.compile(r"^-(\.[^./\\\s]*){3}$")
 """A suit-grouped hand (or widow) whose first suit is void: ``-.AKQJ.AKQ.AKQ``."""
@@ -151,8 +152,15 @@ def user_errors() -> Iterator[None]:
         where = f" ({exc.filename})" if exc.filename else ""
         raise failure(exc, f"{exc.strerror or exc}{where}") from None
     except BrokenProcessPool as exc:
-        raise failure(exc, "a worker process died (out of memory, or a player file that "
-                           "ended its process?); the answers printed so far stand") from None
+        raise failure(exc, f"{died(exc)}; the answers printed so far stand") from None
+
+
+def died(exc: BrokenProcessPool) -> str:
+    """What is known of a worker process that died: what it was doing when it said so
+    (``workers.WorkerDied``), or the likely causes."""
+    if isinstance(exc, WorkerDied):
+        return str(exc)
+    return "a worker process died (out of memory, or a player file that ended its process?)"
 
 
 class Seat(click.ParamType):

@@ -40,6 +40,7 @@ from .common import (
     SeatList,
     deal_count,
     dealer_option,
+    died,
     failure,
     say_if_compiling,
     scheduler_options,
@@ -181,8 +182,7 @@ def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
         raise failure(exc, str(exc)) from None
     except BrokenProcessPool as exc:
         progress.close()
-        raise failure(exc, f"a worker process died (out of memory, or a player that ended "
-                           f"its process?); {state()}") from None
+        raise failure(exc, f"{died(exc)}\n{state()}") from None
     progress.close()
 
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections import deque
@@ -31,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import TypeVar
 
+from . import last_words
 from .shutdown import quick_exit
 
 T = TypeVar("T")
@@ -49,12 +52,15 @@ PARENT_POLL_SECONDS = 0.5
 """How often a worker looks whether the process that started it is still there."""
 
 
-def _start_worker(parent: int) -> None:
-    """A worker leaves Ctrl-C to the main process, ends quickly (``quick_exit``) and dies
-    with its parent (``_die_with_parent``)."""
+def _start_worker(parent: int, words: str | None = None) -> None:
+    """A worker leaves Ctrl-C to the main process, ends quickly (``quick_exit``), dies
+    with its parent (``_die_with_parent``) and says what it does in ``words``
+    (``last_words``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     quick_exit()
     _die_with_parent(parent)
+    if words is not None:
+        last_words.listen(words)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -82,12 +88,17 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="prefa-parent-watch", daemon=True).start()
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Fresh ("spawn") worker processes that leave Ctrl-C to the main process and die
-    with it."""
+def process_pool(workers: int, words: str | None = None) -> ProcessPoolExecutor:
+    """Fresh ("spawn") worker processes that leave Ctrl-C to the main process, die with
+    it and say what they do in the folder ``words`` (``last_words``)."""
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
-                               initargs=(os.getpid(),),
+                               initargs=(os.getpid(), words),
                                mp_context=multiprocessing.get_context("spawn"))
+
+
+class WorkerDied(BrokenProcessPool):
+    """A worker process that ended in the middle of a job, with what it was doing when
+    it said so (a player file's decision: the player, the seat and the deal)."""
 
 
 def _call_each(fn: Callable[[T], R], items: list[T]) -> list[R]:
@@ -168,11 +179,6 @@ def _wait_first(pending: Iterable[Future], held: _HeldInterrupts) -> tuple[set, 
             return done, rest
 
 
-def _result(future: Future, held: _HeldInterrupts):
-    with held:
-        return future.result()
-
-
 def _done(future: Future, held: _HeldInterrupts) -> bool:
     with held:  # ``done`` takes the future's lock, which the manager thread needs too
         return future.done()
@@ -182,16 +188,46 @@ class _Pool:
     """A process pool that remembers the jobs handed to it and not yet done."""
 
     def __init__(self, workers: int, held: _HeldInterrupts) -> None:
-        self.executor = process_pool(workers)
+        self.words = tempfile.mkdtemp(prefix="prefa-workers-")
+        self.executor = process_pool(workers, self.words)
         self.held = held
         self.jobs: set[Future] = set()
+        self.processes: dict[int, multiprocessing.Process] = {}  # every worker started
 
     def submit(self, fn: Callable, *args) -> Future:
         with self.held:
             future = self.executor.submit(fn, *args)
             self.jobs = {job for job in self.jobs if not job.done()}
+            self.processes.update(self.executor._processes or {})
         self.jobs.add(future)
         return future
+
+    def result(self, future: Future):
+        """The result of a job that is done; a worker that died is a ``WorkerDied``
+        saying what it was doing."""
+        try:
+            with self.held:
+                return future.result()
+        except BrokenProcessPool as exc:
+            raise self._death() from exc
+
+    def _death(self) -> WorkerDied:
+        """The worker that broke the pool, by what it said last: one that ended of
+        itself (the executor ends the others with SIGTERM) in preference."""
+        for process in self.processes.values():
+            process.join(KILLED_POOL_SECONDS)
+        said = [(process.exitcode != -signal.SIGTERM, process.exitcode,
+                 last_words.heard(self.words, pid))
+                for pid, process in self.processes.items()]
+        said = sorted((item for item in said if item[2]), reverse=True)
+        if not said:
+            return WorkerDied("a worker process died (out of memory, or killed?)")
+        _, code, words = said[0]
+        how = f"exit status {code}" if code >= 0 else f"signal {-code}"
+        return WorkerDied(f"a worker process ended ({how}) while {words}")
+
+    def close(self) -> None:
+        shutil.rmtree(self.words, ignore_errors=True)
 
     def stop(self, on_stop: Callable[[int], None] | None) -> None:
         """Drop the jobs not started and wait for the running ones; a Ctrl-C meanwhile
@@ -233,8 +269,11 @@ def _running_pool(workers: int, held: _HeldInterrupts,
         interrupted = isinstance(exc, KeyboardInterrupt | GeneratorExit)
         pool.stop(on_stop if interrupted else None)  # an error is said by its own message
         raise
-    with held:
-        pool.executor.shutdown(wait=True)
+    else:
+        with held:
+            pool.executor.shutdown(wait=True)
+    finally:
+        pool.close()
 
 
 AHEAD = 2
@@ -289,7 +328,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int, batch: i
         def head_results() -> list[R]:
             first = pending.popleft()
             _wait_first({first}, held)
-            return _result(first, held)
+            return pool.result(first)
 
         # One worker starts now and loads fn's modules while this process answers the
         # first batch; the pool starts the others as it is handed batches.
@@ -331,11 +370,11 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
             if len(pending) >= window:
                 done, pending = _wait_first(pending, held)
                 for future in done:
-                    yield _result(future, held)
+                    yield pool.result(future)
         while pending:
             done, pending = _wait_first(pending, held)
             for future in done:
-                yield _result(future, held)
+                yield pool.result(future)
 
 
 def inline_map(fn: Callable[[T], R], items: Iterable[T],

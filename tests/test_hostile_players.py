@@ -327,4 +327,23 @@ def test_a_player_that_ends_its_process_is_an_error_even_with_one_worker(command
     done = subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
                            *args, "-w", "1"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, (done.stdout, done.stderr)
-    assert "a worker process died" in done.stderr and "Traceback" not in done.stderr
+    assert "a worker process ended (exit status 0) while player Ender in seat 0, " \
+           in done.stderr, done.stderr
+    assert "seed" in done.stderr and "was deciding in the" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_player_raising_keyboard_interrupt_is_its_error_not_a_ctrl_c(workers, tmp_path):
+    path = tmp_path / "quitter.py"
+    path.write_text("class Quitter:\n    def act(self, observation, rng):\n"
+                    "        raise KeyboardInterrupt\n")
+    out = tmp_path / "r"
+    done = subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                           "games", "--players", f"random,{path}:Quitter,random", "-n", "3",
+                           "-o", str(out), "-w", workers],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "player Quitter in seat 1, deal 0 of seed 1, " in done.stderr
+    assert "failed in the auction phase: it raised KeyboardInterrupt" in done.stderr
+    assert "interrupted" not in done.stderr and "Traceback" not in done.stderr

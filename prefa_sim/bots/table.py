@@ -10,10 +10,12 @@ whatever the order or the machine the deals are played on.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from .. import last_words
 from ..deal import Deal, shown_action
 from ..exact import exact_match
 from ..game import Game
@@ -63,26 +65,38 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
     (``exact.exact_match``), and the engine's own object is applied.  A
     player that returns anything else, or that fails (raises, or calls ``sys.exit``),
     raises ``PlayerError`` naming the player, the seat, ``where`` (the deal) and the
-    action or the error.
+    action or the error.  Before each decision the table says who decides
+    (``last_words``), so that a player that ends a worker process is named too.
     """
     while not deal.is_terminal():
         seat = deal.current_player()
         player = players[seat]
         legal = deal.legal_actions()
         observation = observe(deal, seat, player.sees_all_cards, legal)
+        last_words.say(f"{_who(player, seat, where)} was deciding in the {deal.phase} phase")
         try:
             action = player.act(observation, rng)
             match = exact_match(action, legal)  # a field's own == is the player's code too
-        except (KeyboardInterrupt, GeneratorExit):
-            raise
+        except KeyboardInterrupt:
+            if not _ignores_ctrl_c():
+                raise  # the user's Ctrl-C
+            raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
+                              f"phase: it raised KeyboardInterrupt") from None
         except BaseException as exc:  # a player's own code: one clear line
             raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
                               f"phase: {_error_text(exc)}") from None if _foreign(exc) else exc
         if match is None:
             raise PlayerError(f"{_who(player, seat, where)} chose {shown_action(action)}, which "
                               f"is not legal in the {deal.phase} phase")
+        last_words.say("")
         deal.apply(match, legal)
     return deal
+
+
+def _ignores_ctrl_c() -> bool:
+    """Does this process ignore Ctrl-C (a worker process)?  Then a ``KeyboardInterrupt``
+    out of a player's decision is the player's own, not the user's."""
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def _who(player: Player, seat: int, where: str) -> str:
