@@ -29,7 +29,7 @@ def scheduler_option(command):
 
 
 WHERE_HELP = ("Keep rows that meet comparisons joined by 'and', e.g. "
-              "'strain == H and trumps >= 5'.")
+              "'strain == H and trumps >= 5' (a position as first, second or dealer).")
 
 
 @stats.command("makerate", cls=PrefaCommand)

@@ -52,6 +52,14 @@ def test_groups_match_pandas(dataset):
     assert {g.key[0]: g.n for g in aces} == data.groupby("aces_after").size().to_dict()
 
 
+def test_a_position_is_named_or_numbered(dataset):
+    data = pd.read_parquet(dataset)
+    for name, number in (("first", 0), ("second", 1), ("Dealer", 2)):
+        assert parse_where(f"position == {name}") == parse_where(f"position == {number}")
+        groups = group_make_rates(dataset, (), f"position != {name}")
+        assert sum(g.n for g in groups) == int((data.position != number).sum())
+
+
 def test_a_mode_with_one_defender_and_no_grouping(dataset):
     data = pd.read_parquet(dataset)
     (whole,) = group_make_rates(dataset, (), None, mode="first")
@@ -64,6 +72,7 @@ def test_a_mode_with_one_defender_and_no_grouping(dataset):
     ("trumps >> 3", "not a comparison"), ("colour == 3", "unknown feature"),
     ("strain == X", "not S, C, D, H or NT"), ("trumps >= many", "whole number"),
     ("trumps >= 3 or aces >= 1", "not a comparison"),
+    ("position == last", "not first, second or dealer"),
 ])
 def test_bad_filters_are_named(where, message):
     with pytest.raises(StatsError, match=message):

@@ -33,6 +33,8 @@ AFTER = ("trumps_after", "trump_top3_after", "aces_after", "longest_after")
 """Features of the declarer's ten cards after taking the widow and discarding."""
 FEATURES = STORED + AFTER
 MODES = ("both", "first", "second")
+POSITIONS = ("first", "second", "dealer")
+"""The declarer's position by name (``--where "position == first"``): 0, 1, 2."""
 _STRAIN_NAMES = pa.array([s.name for s in Strain])
 
 
@@ -55,8 +57,9 @@ _OPS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
 
 
 def parse_where(text: str) -> list[Condition]:
-    """Comparisons of a feature with a whole number (or a strain for ``strain``), joined by
-    ``and``: ``strain == H and trumps >= 5``."""
+    """Comparisons of a feature with a whole number (or a strain for ``strain``, a
+    position name for ``position``), joined by ``and``: ``strain == H and trumps >= 5``,
+    ``position == dealer``."""
     conditions = []
     if re.search(r"(^|\s)and$|^and(\s|$)", text.strip()):
         raise StatsError(f"--where: {text.strip()!r} has an 'and' with no comparison on one "
@@ -91,6 +94,11 @@ def _value(feature: str, raw: str) -> int:
             return int(Strain[raw.upper()])
         except KeyError:
             raise StatsError(f"--where: strain {raw!r} is not S, C, D, H or NT") from None
+    if feature == "position" and not re.fullmatch(r"-?\d+", raw):
+        if raw.lower() not in POSITIONS:
+            raise StatsError(f"--where: position {raw!r} is not first, second or dealer "
+                             "(or 0, 1, 2)")
+        return POSITIONS.index(raw.lower())
     if re.fullmatch(r"-?\d{4,}", raw):
         shown = raw if len(raw) <= 12 else f"{raw[:10]}... ({len(raw.lstrip('-'))} digits)"
         raise StatsError(f"--where: {feature} is compared with {shown}, far outside any count "
