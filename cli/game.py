@@ -22,6 +22,7 @@ from prefa_sim.kasa import KasaGame
 from prefa_sim.player_specs import player_label
 from prefa_sim.seats import seat_label
 from prefa_sim.settlement import LAST_CONTRACT_MODES
+from prefa_sim.words import counted
 
 from .common import PrefaCommand, dealer_option, user_errors
 
@@ -83,7 +84,7 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
         with user_errors():
             failed = _play_script(game_state, script, max_deals, as_json)
     if game_state is not None:
-        _final(game_state, as_json)
+        _final(game_state, as_json, failed)
     if failed:
         sys.exit(1)
 
@@ -222,8 +223,14 @@ def _report(game_state: Game, deal, as_json: bool, record: dict | None = None) -
                f"  accounts {' '.join(f'{a:>+6d}' for a in game_state.accounts())}")
 
 
-def _final(game_state: Game, as_json: bool) -> None:
+def _final(game_state: Game, as_json: bool, bad_lines: int = 0) -> None:
+    """The last line: how the game ended, what is left and the results; a script with bad
+    lines says how many of its deals were not played."""
     record = final_record(game_state)
+    if bad_lines:
+        record["bad_lines"] = bad_lines
+        record["ended"] = (f"{counted(bad_lines, 'bad line')} not played; "
+                           f"{record['ended']}")
     if as_json:
         click.echo(dumps(record))
         return

@@ -96,6 +96,9 @@ def test_game_script_reports_the_bad_line_and_plays_the_rest(bad, message, tmp_p
     assert [o["line"] for o in out if "error" in o] == [2]
     assert message.split(": ", 1)[1] in out[1]["error"]
     assert sum("actions" in o for o in out) == 2 and out[-1]["final"] is True
+    assert out[-1]["bad_lines"] == 1 and out[-1]["ended"].startswith("1 bad line not played")
+    text = run("game", path).stdout.splitlines()[-1]
+    assert text.startswith("final after 2 deals (1 bad line not played; ended by agreement)")
 
 
 @pytest.mark.parametrize("bad, message", [
