@@ -35,7 +35,8 @@ def main() -> None:
     print(f"prefa-sim strength: duplicate matches of {args.deals} deals x 3 seatings, seed "
           f"{args.seed}, kapíkia per deal (row player minus column player, paired deal by "
           "deal, 95% bootstrap interval over deals; * excludes zero)")
-    print(f"{'match':<30} {'player':<13} {'versus':<13} {'difference':>28}")
+    width = max(len(name) for players in MATCHES for name in player_labels(players))
+    print(f"{'match':<30} {'player':<{width}} {'versus':<{width}} {'difference':>28}")
     times = []
     for index, players in enumerate(MATCHES):
         start = time.perf_counter()
@@ -46,7 +47,7 @@ def main() -> None:
         for a, b in PAIRS[index]:
             e = result.differences[a, b]
             star = "*" if e.excludes_zero else " "
-            print(f"{' '.join(players):<30} {names[a]:<13} {names[b]:<13} "
+            print(f"{' '.join(players):<30} {names[a]:<{width}} {names[b]:<{width}} "
                   f"{e.value:+8.1f} ({e.low:+7.1f}..{e.high:+7.1f}) {star}")
     print("wall time per match (s): " + ", ".join(f"{t:.0f}" for t in times)
           + f" with {counted(args.workers, 'worker')}")
