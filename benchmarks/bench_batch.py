@@ -56,9 +56,9 @@ import numpy as np
 from bench_solver import compare_with_refdd
 from machine import two_process_capacity
 
-from prefa_sim.bulk import BLOCK, BLOCKS_PER_JOB, byte_jobs, job_text
-from prefa_sim.cards import Strain, format_hand
-from prefa_sim.solver import Solver
+from prefa_sim.core.cards import Strain, format_hand
+from prefa_sim.requests.bulk import BLOCK, BLOCKS_PER_JOB, byte_jobs, job_text
+from prefa_sim.solve.solver import Solver
 
 PREFA = shutil.which("prefa") or sys.exit("the prefa command is not installed here")
 

@@ -11,8 +11,8 @@ import argparse
 import random
 import time
 
-from prefa_sim.deal import Deal
-from prefa_sim.game import random_cards
+from prefa_sim.rules.deal import Deal
+from prefa_sim.rules.game import random_cards
 
 
 def play_random_deal(rng: random.Random, dealer: int) -> Deal:

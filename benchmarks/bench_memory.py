@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from prefa_sim.words import counted
+from prefa_sim.util.words import counted
 
 RUN = "from prefa_sim.cli import main; main()"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from prefa_sim.bots import make_players
+from prefa_sim.bots.registry import make_players
 from prefa_sim.bots.table import play_deal
 
 MIXES = (("random", "random"), ("heuristic", "heuristic"),

@@ -24,8 +24,8 @@ import time
 
 from machine import two_process_capacity
 
-from prefa_sim.simulate import RunConfig, chunk_table, simulate
-from prefa_sim.solver import Solver
+from prefa_sim.sim.simulate import RunConfig, chunk_table, simulate
+from prefa_sim.solve.solver import Solver
 
 FIXED = {"dealer": 2, "fixed": {"first": "AKQJ9.-.A7.K98"}}
 

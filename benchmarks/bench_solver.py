@@ -35,10 +35,10 @@ from itertools import combinations
 
 import numpy as np
 
-from prefa_sim.cards import iter_cards
+from prefa_sim.core.cards import iter_cards
 from prefa_sim.engine.endgame_build import build_endgame_table, endgame_table
 from prefa_sim.engine.search import STAT_NODES
-from prefa_sim.solver import Solver
+from prefa_sim.solve.solver import Solver
 
 
 def make_deals(rng: np.random.Generator, n: int, two_hands: bool) -> np.ndarray:

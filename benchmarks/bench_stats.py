@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from prefa_sim.dataset import SCHEMA
+from prefa_sim.sim.dataset import SCHEMA
 from prefa_sim.stats.defence import _values, defence_stats
 from prefa_sim.stats.groups import group_make_rates
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from prefa_sim.bots.match import match_result, play_match
+from prefa_sim.analysis.match import match_result, play_match
 from prefa_sim.stats.bidding import player_labels
-from prefa_sim.words import counted
-from prefa_sim.workers import default_workers
+from prefa_sim.util.words import counted
+from prefa_sim.util.workers import default_workers
 
 MATCHES = (("heuristic", "random", "random"),
            ("sampling", "heuristic", "heuristic"),

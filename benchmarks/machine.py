@@ -27,7 +27,7 @@ _CHILD = """
 import sys, time
 import numpy as np
 from bench_solver import make_cells, make_deals
-from prefa_sim.solver import Solver
+from prefa_sim.solve.solver import Solver
 rounds, start_at, workload = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 rng = np.random.default_rng(7)
 solver = Solver()

@@ -44,7 +44,7 @@ def run_child(workload: str, seconds: float, ready: Path | None) -> None:
     from bench_solver import make_cells, make_deals, time_cells
 
     from prefa_sim.engine import driver
-    from prefa_sim.solver import Solver
+    from prefa_sim.solve.solver import Solver
 
     rng = np.random.default_rng(1)
     three = make_deals(rng, 3000, two_hands=False)

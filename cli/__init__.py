@@ -14,7 +14,7 @@ import logging
 import click
 
 from prefa_sim import __version__
-from prefa_sim.shutdown import quick_exit
+from prefa_sim.util.shutdown import quick_exit
 
 from .common import PrefaGroup
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
-from prefa_sim.cards import CardError, parse_card
-from prefa_sim.jsonl import answer_line, numbered_lines
-from prefa_sim.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
-from prefa_sim.words import counted
-from prefa_sim.workers import WorkerDied
+from prefa_sim.core.cards import CardError, parse_card
+from prefa_sim.core.seats import DEFAULT_DEALER, SeatError, check_dealer, check_seat_spec
+from prefa_sim.util.jsonl import answer_line, numbered_lines
+from prefa_sim.util.words import counted
+from prefa_sim.util.workers import WorkerDied
 
 _VOID_FIRST_HAND = re.compile(r"^-(\.[^./\\\s]*){3}$")
 """A suit-grouped hand (or widow) whose first suit is void: ``-.AKQJ.AKQ.AKQ``."""
@@ -241,7 +241,7 @@ def dealer_option(default: int | None = DEFAULT_DEALER, help: str = DEALER_HELP)
 
 def scheduler_options(what: str):
     """``--scheduler ADDRESS`` and ``--scheduler-timeout SECONDS`` for a run's chunks."""
-    from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT
+    from prefa_sim.util.workers import DEFAULT_SCHEDULER_TIMEOUT
 
     def decorate(command):
         command = click.option(

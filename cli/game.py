@@ -7,9 +7,11 @@ from fractions import Fraction
 
 import click
 
-from prefa_sim.cards import parse_deal
-from prefa_sim.deal import IllegalActionError
-from prefa_sim.game import (
+from prefa_sim.bots.specs import player_label
+from prefa_sim.core.cards import parse_deal
+from prefa_sim.core.seats import seat_label
+from prefa_sim.rules.deal import IllegalActionError
+from prefa_sim.rules.game import (
     Game,
     deal_record,
     final_record,
@@ -17,12 +19,10 @@ from prefa_sim.game import (
     play_random_game,
     replay_difference,
 )
-from prefa_sim.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
-from prefa_sim.kasa import KasaGame
-from prefa_sim.player_specs import player_label
-from prefa_sim.seats import seat_label
-from prefa_sim.settlement import LAST_CONTRACT_MODES
-from prefa_sim.words import counted
+from prefa_sim.rules.kasa import KasaGame
+from prefa_sim.rules.settlement import LAST_CONTRACT_MODES
+from prefa_sim.util.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
+from prefa_sim.util.words import counted
 
 from .common import PrefaCommand, dealer_option, user_errors
 
@@ -91,7 +91,8 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
 
 def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contract: str,
                   kasa: int | None, as_json: bool) -> None:
-    from prefa_sim.bots import PlayerError, make_player, player_specs
+    from prefa_sim.bots.base import PlayerError
+    from prefa_sim.bots.registry import make_player, player_specs
     from prefa_sim.bots.table import play_game
 
     try:

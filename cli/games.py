@@ -7,13 +7,15 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from prefa_sim.bots import PlayerError, pinned_specs, player_specs
-from prefa_sim.player_specs import player_label
-from prefa_sim.run_folder import recover
-from prefa_sim.simulate import RunConfig, RunError, read_manifest
+from prefa_sim.bots.base import PlayerError
+from prefa_sim.bots.files import pinned_specs
+from prefa_sim.bots.registry import player_specs
+from prefa_sim.bots.specs import player_label
+from prefa_sim.sim.run_folder import recover
+from prefa_sim.sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
-from prefa_sim.words import counted
-from prefa_sim.workers import default_workers
+from prefa_sim.util.words import counted
+from prefa_sim.util.workers import default_workers
 
 from .common import OutFolder, PrefaCommand, deal_count, scheduler_options, user_errors
 from .simulate import run_with_progress

@@ -7,19 +7,19 @@ from pathlib import Path
 
 import click
 
-from prefa_sim.cards import CardError, format_hand, parse_hand
-from prefa_sim.prospects import (
+from prefa_sim.analysis.prospects import (
     POSITIONS,
     hand_config,
     hand_prospects,
     prospect_records,
     prospects_text,
 )
-from prefa_sim.scenario import ScenarioError
-from prefa_sim.seats import DEFAULT_DEALER, seat_label, seat_of
-from prefa_sim.simulate import RunError, is_finished, read_manifest
+from prefa_sim.core.cards import CardError, format_hand, parse_hand
+from prefa_sim.core.seats import DEFAULT_DEALER, seat_label, seat_of
+from prefa_sim.dealing.scenario import ScenarioError
+from prefa_sim.sim.simulate import RunError, is_finished, read_manifest
 from prefa_sim.stats.output import records
-from prefa_sim.workers import default_workers
+from prefa_sim.util.workers import default_workers
 
 from .common import OutFolder, PrefaCommand, deal_count, format_options, user_errors
 from .simulate import run_with_progress

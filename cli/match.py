@@ -6,14 +6,15 @@ import sys
 
 import click
 
-from prefa_sim.bots import PlayerError, make_player
-from prefa_sim.bots.match import match_result, play_match
-from prefa_sim.jsonl import dumps
+from prefa_sim.analysis.match import match_result, play_match
+from prefa_sim.bots.base import PlayerError
+from prefa_sim.bots.registry import make_player
 from prefa_sim.stats.bidding import few_warning, lettered, player_labels
 from prefa_sim.stats.intervals import MIN_BOOTSTRAP_UNITS
 from prefa_sim.stats.output import money_record, money_text, text_table
-from prefa_sim.words import counted
-from prefa_sim.workers import default_workers
+from prefa_sim.util.jsonl import dumps
+from prefa_sim.util.words import counted
+from prefa_sim.util.workers import default_workers
 
 from .common import PrefaCommand, deal_count, say_if_compiling, solving_players, user_errors
 

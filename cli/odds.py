@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from prefa_sim.cards import SUIT_LETTERS, CardError, format_discard, parse_hand, popcount
-from prefa_sim.jsonl import dumps
+from prefa_sim.core.cards import SUIT_LETTERS, CardError, format_discard, parse_hand, popcount
 from prefa_sim.stats.odds import (
     DEFENDERS_VIEW,
     LONE_DEFENDER_VIEW,
@@ -13,6 +12,7 @@ from prefa_sim.stats.odds import (
     suit_splits,
     unseen_by_suit,
 )
+from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from prefa_sim.cards import CardError, Strain, parse_strain
-from prefa_sim.simulate import dataset_caption, dataset_notes
+from prefa_sim.core.cards import CardError, Strain, parse_strain
+from prefa_sim.sim.simulate import dataset_caption, dataset_notes
 from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,

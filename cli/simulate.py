@@ -12,12 +12,12 @@ import click
 from click.core import ParameterSource
 
 from prefa_sim.bots.base import PlayerError
-from prefa_sim.cards import Strain, format_discard, format_hand
-from prefa_sim.dataset import DatasetError, first_deals
-from prefa_sim.run_folder import REPLACED, recover
-from prefa_sim.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
-from prefa_sim.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
-from prefa_sim.simulate import (
+from prefa_sim.core.cards import Strain, format_discard, format_hand
+from prefa_sim.core.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
+from prefa_sim.dealing.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
+from prefa_sim.sim.dataset import DatasetError, first_deals
+from prefa_sim.sim.run_folder import REPLACED, recover
+from prefa_sim.sim.simulate import (
     Plan,
     Progress,
     RunConfig,
@@ -28,11 +28,11 @@ from prefa_sim.simulate import (
     replay_rows,
     simulate,
 )
+from prefa_sim.solve.tables import MODES
 from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.makerate import make_rate_table
-from prefa_sim.tables import MODES
-from prefa_sim.words import counted
-from prefa_sim.workers import DEFAULT_SCHEDULER_TIMEOUT, default_workers
+from prefa_sim.util.words import counted
+from prefa_sim.util.workers import DEFAULT_SCHEDULER_TIMEOUT, default_workers
 
 from .common import (
     OutFolder,

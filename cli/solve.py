@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from prefa_sim import report
-from prefa_sim.batch import answer_fields, make_request, request_fields, solve_request
-from prefa_sim.bulk import solve_text
-from prefa_sim.cards import CardCountError, split_hands
-from prefa_sim.jsonl import dumps
-from prefa_sim.solver import Solver
+from prefa_sim.core.cards import CardCountError, split_hands
+from prefa_sim.requests.bulk import solve_text
+from prefa_sim.requests.solve import answer_fields, make_request, request_fields, solve_request
+from prefa_sim.requests.text import answer_text
+from prefa_sim.solve.solver import Solver
+from prefa_sim.util.jsonl import dumps
 
 from .common import (
     SEAT,
@@ -92,5 +92,5 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
         obj = request_fields(request)
         click.echo(dumps({**obj, **answer_fields(answer)}))
         return
-    click.echo(report.answer_text(answer))
+    click.echo(answer_text(answer))
 

@@ -6,13 +6,13 @@ import re
 
 import click
 
-from prefa_sim.contracts import LADDER, ContractError, parse_contract
-from prefa_sim.jsonl import dumps
-from prefa_sim.simulate import dataset_notes
+from prefa_sim.core.contracts import LADDER, ContractError, parse_contract
+from prefa_sim.sim.simulate import dataset_notes
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
 from prefa_sim.stats.output import makerate_rows, render
+from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand, format_options, say_notes
 
@@ -162,7 +162,7 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
         result = bidding_stats(read_games(dataset), bootstrap, seed)
         regrets, decisions = [], []
         if regret:
-            from prefa_sim.bots.regret import decision_regret, play_regret
+            from prefa_sim.analysis.regret import decision_regret, play_regret
 
             games = read_games(dataset, with_actions=True, max_rows=4 * regret)
             regrets = play_regret(games, regret, replicates=bootstrap, seed=seed)

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from prefa_sim.solver import Solver
+from prefa_sim.solve.solver import Solver
 
 
 @pytest.fixture(scope="session")

@@ -8,10 +8,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from hypothesis import strategies as st
 
-from prefa_sim.dataset import SCHEMA
-from prefa_sim.game import random_cards as random_deal  # noqa: F401 (used by the tests)
-from prefa_sim.position import Position
-from prefa_sim.tricks import legal_cards_mask
+from prefa_sim.core.position import Position
+from prefa_sim.core.tricks import legal_cards_mask
+from prefa_sim.rules.game import random_cards as random_deal  # noqa: F401 (used by the tests)
+from prefa_sim.sim.dataset import SCHEMA
 
 from .reference import minimax
 

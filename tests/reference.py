@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from prefa_sim.cards import iter_cards
-from prefa_sim.tricks import legal_cards_mask, next_seat, trick_winner
+from prefa_sim.core.cards import iter_cards
+from prefa_sim.core.tricks import legal_cards_mask, next_seat, trick_winner
 
 
 def minimax(hands: list[int], trump: int, leader: int, declarer: int, active: tuple[int, ...],

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.auction import Auction, AuctionError, auction_result, run_auction
+from prefa_sim.rules.auction import Auction, AuctionError, auction_result, run_auction
 
 
 def test_the_rules_example():

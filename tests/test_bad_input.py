@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import format_cards, format_hand
 from prefa_sim.cli import main
-from prefa_sim.simulate import chunk_path
+from prefa_sim.core.cards import format_cards, format_hand
+from prefa_sim.sim.simulate import chunk_path
 
 from .helpers import random_deal
 
@@ -426,7 +426,7 @@ def test_odd_solve_requests_are_answered_by_error_objects(workers, tmp_path):
 def test_an_old_answer_fed_back_is_answered_afresh(solver):
     import random
 
-    from prefa_sim.position import Position
+    from prefa_sim.core.position import Position
 
     hands, _ = random_deal(random.Random(5))
     shown = run("solve", *[format_hand(h) for h in hands], "-t", "H", "--json")
@@ -451,7 +451,7 @@ def test_foreign_parquet_files_are_not_datasets(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from prefa_sim.dataset import SCHEMA
+    from prefa_sim.sim.dataset import SCHEMA
 
     pq.write_table(pa.table({"deal": [0, 1]}), tmp_path / "deal_only.parquet")
     table = SCHEMA.empty_table()
@@ -531,7 +531,7 @@ def test_a_replay_must_match_its_recording(tmp_path):
 
 
 def test_an_input_that_fails_to_read_is_named():
-    from prefa_sim.jsonl import InputError, numbered_lines
+    from prefa_sim.util.jsonl import InputError, numbered_lines
 
     class Failing:
         name = "requests.jsonl"
@@ -602,9 +602,9 @@ def test_a_misspelt_required_field_is_named_before_its_absence(command, line, me
     (b'{"result": {}, "id": 4, "round": 2}', "auction"),
 ])
 def test_fields_far_from_every_request_field_are_not_misspelt(line, fields):
-    from prefa_sim.batch import REQUEST_FIELDS
-    from prefa_sim.jsonl import misspelt_field
-    from prefa_sim.settlement import SCORE_FIELDS
+    from prefa_sim.requests.solve import REQUEST_FIELDS
+    from prefa_sim.rules.settlement import SCORE_FIELDS
+    from prefa_sim.util.jsonl import misspelt_field
 
     known = {"solve": REQUEST_FIELDS, "score": SCORE_FIELDS, "auction": ("calls", "dealer")}
     assert misspelt_field(json.loads(line), known[fields]) is None
@@ -616,8 +616,8 @@ def test_fields_far_from_every_request_field_are_not_misspelt(line, fields):
     ("dclarerr", "declarer"), ("lin", "line"),
 ])
 def test_case_one_letter_or_two_in_a_long_name_is_a_near_miss(key, field):
-    from prefa_sim.batch import REQUEST_FIELDS
-    from prefa_sim.jsonl import misspelt_field
+    from prefa_sim.requests.solve import REQUEST_FIELDS
+    from prefa_sim.util.jsonl import misspelt_field
 
     message = misspelt_field({key: 1}, REQUEST_FIELDS)
     assert message is not None and f"did you mean {field!r}" in message

@@ -8,23 +8,18 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.bots import (
-    HeuristicPlayer,
-    OraclePlayer,
-    PlayerError,
-    RandomPlayer,
-    make_player,
-    make_players,
-)
-from prefa_sim.bots.base import Player
+from prefa_sim.bots.base import Player, PlayerError, RandomPlayer
+from prefa_sim.bots.heuristic import HeuristicPlayer
+from prefa_sim.bots.oracle import OraclePlayer
+from prefa_sim.bots.registry import make_player, make_players
 from prefa_sim.bots.table import play_deal, play_game
-from prefa_sim.cards import format_deal
 from prefa_sim.cli import main
-from prefa_sim.deal import Play
-from prefa_sim.game import deal_record
-from prefa_sim.position import Position
-from prefa_sim.seats import opening_leader
-from prefa_sim.settlement import DEFENCES
+from prefa_sim.core.cards import format_deal
+from prefa_sim.core.position import Position
+from prefa_sim.core.seats import opening_leader
+from prefa_sim.rules.deal import Play
+from prefa_sim.rules.game import deal_record
+from prefa_sim.rules.settlement import DEFENCES
 
 
 class Watcher(Player):
@@ -89,7 +84,7 @@ def test_only_legal_moves_and_only_what_the_seat_sees(mix, deals):
 def test_the_sampling_player_makes_only_legal_moves_and_sees_only_its_seat(seats, deals):
     """The sampling player (few samples: the same code paths, faster) in each seat against
     random players, and three of them; claims, refusals and two-handed play included."""
-    from prefa_sim.bots import SamplingParams, SamplingPlayer
+    from prefa_sim.bots.sampling import SamplingParams, SamplingPlayer
 
     sampler = SamplingPlayer(SamplingParams(bidding=1, widow=1, defence=2, play=1))
     players = [Watcher(sampler if s in seats else RandomPlayer(), deals) for s in range(3)]
@@ -151,7 +146,7 @@ def test_a_players_own_file(tmp_path):
                     "        return observation.legal[-1]\n"
                     "class Cheat:\n"
                     "    def act(self, observation, rng):\n"
-                    "        from prefa_sim.deal import Play\n"
+                    "        from prefa_sim.rules.deal import Play\n"
                     "        return Play(0)\n")
     mine = make_player(f"{file}:Lowest")
     assert mine.name == "Lowest" and mine.sees_all_cards is False
@@ -237,8 +232,8 @@ def test_samples_respect_sizes_and_voids():
 def test_shown_voids_from_the_play():
     from prefa_sim.bots.observation import Observation
     from prefa_sim.bots.sampling import shown_voids
-    from prefa_sim.cards import parse_card
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.core.cards import parse_card
+    from prefa_sim.core.contracts import parse_contract
 
     c = parse_card
     obs = Observation(seat=0, dealer=2, phase="play", hand=0, legal=(), declarer=0,
@@ -250,7 +245,7 @@ def test_shown_voids_from_the_play():
 
 
 def test_the_sampling_player_plays_legally_and_reproducibly(solver):
-    from prefa_sim.bots import SamplingParams, SamplingPlayer
+    from prefa_sim.bots.sampling import SamplingParams, SamplingPlayer
 
     def run():
         sampler = SamplingPlayer(SamplingParams(bidding=3, widow=3, defence=4, play=4), solver)
@@ -265,7 +260,7 @@ def test_the_sampling_player_plays_legally_and_reproducibly(solver):
 # -- duplicate matches ----------------------------------------------------------------------
 
 def test_duplicate_seating_gives_identical_players_identical_scores():
-    from prefa_sim.bots.match import duplicate_deal
+    from prefa_sim.analysis.match import duplicate_deal
 
     for i in range(30):
         totals = duplicate_deal(["random"] * 3, 8, i)
@@ -274,7 +269,7 @@ def test_duplicate_seating_gives_identical_players_identical_scores():
 
 
 def test_match_rows_do_not_depend_on_workers_and_the_command_reports(tmp_path):
-    from prefa_sim.bots.match import play_match
+    from prefa_sim.analysis.match import play_match
 
     one = play_match(["heuristic", "random", "random"], 12, 5, workers=1, chunk=5)
     two = play_match(["heuristic", "random", "random"], 12, 5, workers=2, chunk=5)
@@ -347,10 +342,10 @@ def test_a_defenders_samples_give_the_declarer_a_hand_that_fits_the_contract():
     at random."""
     import numpy as np
 
-    from prefa_sim.bots import SamplingParams, SamplingPlayer
     from prefa_sim.bots.observation import Observation
-    from prefa_sim.cards import parse_hand
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.bots.sampling import SamplingParams, SamplingPlayer
+    from prefa_sim.core.cards import parse_hand
+    from prefa_sim.core.contracts import parse_contract
 
     mine = parse_hand("AH KH 9H 8D 7D QC JC 9S 8S 7S")
     contract = parse_contract("7C")
@@ -376,10 +371,10 @@ def test_a_defenders_samples_give_the_declarer_a_hand_that_fits_the_contract():
 def test_in_the_play_a_defenders_samples_keep_the_declarers_voids_and_played_cards():
     import numpy as np
 
-    from prefa_sim.bots import SamplingPlayer
     from prefa_sim.bots.observation import Observation
-    from prefa_sim.cards import SUIT_MASKS, parse_card, parse_hand
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.bots.sampling import SamplingPlayer
+    from prefa_sim.core.cards import SUIT_MASKS, parse_card, parse_hand
+    from prefa_sim.core.contracts import parse_contract
 
     c = parse_card
     played = ((1, c("AD")), (2, c("7D")), (0, c("7H")),  # the declarer (0) out of diamonds
@@ -404,7 +399,7 @@ def test_defence_words_are_valued_through_the_partners_model(monkeypatch):
     to it, all in this seat's own money."""
     import prefa_sim.bots.sampling as sampling
     from prefa_sim.bots.observation import Observation
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.core.contracts import parse_contract
 
     # The partner's model: hand 1 plays (or invites), hand 2 passes.
     def partner_word(contract, declarer, seat, hand, said, margin):
@@ -428,7 +423,8 @@ def test_defence_words_are_valued_through_the_partners_model(monkeypatch):
 
 
 def test_players_with_settings_and_clear_errors_for_wrong_ones(tmp_path):
-    from prefa_sim.bots import SamplingParams, player_specs
+    from prefa_sim.bots.registry import player_specs
+    from prefa_sim.bots.sampling import SamplingParams
 
     player = make_player("sampling(play=4, defence=3,declarer_slack=0.5)")
     assert player.params == SamplingParams(play=4, defence=3, declarer_slack=0.5)
@@ -462,10 +458,10 @@ def test_after_the_aces_a_defender_gives_the_declarer_every_ace_it_cannot_see():
     §3.3): a defender's samples put every ace it does not hold with the declarer."""
     import numpy as np
 
-    from prefa_sim.bots import SamplingPlayer
     from prefa_sim.bots.observation import Observation
-    from prefa_sim.cards import ACES_MASK, parse_hand
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.bots.sampling import SamplingPlayer
+    from prefa_sim.core.cards import ACES_MASK, parse_hand
+    from prefa_sim.core.contracts import parse_contract
 
     mine = parse_hand("AH KH 9H 8D 7D QC JC 9S 8S 7S")  # one ace here, three unseen
     obs = Observation(seat=1, dealer=2, phase="defence", hand=mine, legal=(), declarer=0,
@@ -483,11 +479,11 @@ def test_the_declarers_samples_fit_the_defenders_declarations():
     against about half when the words are not read."""
     import numpy as np
 
-    from prefa_sim.bots import SamplingParams, SamplingPlayer
     from prefa_sim.bots.heuristic import defence_word
     from prefa_sim.bots.observation import Observation
-    from prefa_sim.cards import parse_hand
-    from prefa_sim.contracts import parse_contract
+    from prefa_sim.bots.sampling import SamplingParams, SamplingPlayer
+    from prefa_sim.core.cards import parse_hand
+    from prefa_sim.core.contracts import parse_contract
 
     mine = parse_hand("AS KS QS 8S 7S AC 9C 8D 7D 9H")
     widow = discard = parse_hand("8C 7H")  # the declarer laid the widow away again

@@ -7,7 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.cards import parse_hand
+from prefa_sim.core.cards import parse_hand
+from prefa_sim.core.position import Position
 from prefa_sim.engine.search import (
     control_tricks,
     guarded_trick,
@@ -16,7 +17,6 @@ from prefa_sim.engine.search import (
     sure_trump_tricks,
     waiting_tricks,
 )
-from prefa_sim.position import Position
 
 from .helpers import ACTIVE_SETS, endings, random_position, reference_value, relocate_below
 

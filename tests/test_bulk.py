@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.batch import answer
-from prefa_sim.bulk import (
+from prefa_sim.core.cards import format_cards, format_hand
+from prefa_sim.requests.bulk import (
     BLOCK,
     WIDOW_WEIGHT,
     answer_block,
@@ -24,10 +24,10 @@ from prefa_sim.bulk import (
     solve_lines,
     solve_text,
 )
-from prefa_sim.cards import format_cards, format_hand
-from prefa_sim.jsonl import InputError, answer_line, numbered_lines
-from prefa_sim.request_bytes import OK, TRUMP, WIDOW, scan_block_bytes, scan_bytes
-from prefa_sim.solver import Solver
+from prefa_sim.requests.fast import OK, TRUMP, WIDOW, scan_block_bytes, scan_bytes
+from prefa_sim.requests.solve import answer
+from prefa_sim.solve.solver import Solver
+from prefa_sim.util.jsonl import InputError, answer_line, numbered_lines
 
 from .helpers import random_deal
 
@@ -237,7 +237,8 @@ def test_blocks_of_plain_requests_are_written_as_line_by_line(seed, count):
     expected = one_by_one(lines)
     assert all(ok for ok, _ in expected)
     assert text == "".join(answer + "\n" for _, answer in expected)
-    with mock.patch("prefa_sim.bulk.answer_block", side_effect=AssertionError("not one pass")):
+    with mock.patch("prefa_sim.requests.bulk.answer_block",
+                    side_effect=AssertionError("not one pass")):
         from_file = solve_text(io.BytesIO(b"\n".join(lines)), workers=1)  # no last newline
         assert "".join(text for _, text in from_file) == text
     assert '"declarer_tricks":10}' in text
@@ -290,7 +291,7 @@ def test_lines_of_later_jobs_keep_their_numbers_and_unusual_lines_their_block():
         blocks.append([number for number, _ in block])
         return real(block, *args)
 
-    with mock.patch("prefa_sim.bulk.answer_block", side_effect=recorded):
+    with mock.patch("prefa_sim.requests.bulk.answer_block", side_effect=recorded):
         one = list(solve_text(io.BytesIO(data), workers=1))
     assert "".join(text for _, text in one) == "".join(text + "\n" for _, text in expected)
     assert sum(bad for bad, _ in one) == 1

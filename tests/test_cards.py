@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prefa_sim.cards import (
+from prefa_sim.core.cards import (
     ACES_MASK,
     SUIT_MASKS,
     CardCountError,
@@ -121,6 +121,6 @@ def test_unknown_strain():
     (1, "card", None, "1 card"), (2, "index", "indices", "2 indices"),
 ])
 def test_messages_count_in_the_singular_for_one(n, word, plural, text):
-    from prefa_sim.words import counted
+    from prefa_sim.util.words import counted
 
     assert counted(n, word, plural) == text

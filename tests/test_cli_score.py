@@ -5,8 +5,8 @@ import json
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
-from prefa_sim.contracts import parse_contract
-from prefa_sim.settlement import settle
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.rules.settlement import settle
 
 
 def run(*args, input=None):

@@ -97,8 +97,8 @@ def test_a_killed_run_resumes_to_the_same_data(tmp_path):
 
 
 def test_replay_solves_the_given_deals(tmp_path, solver):
-    from prefa_sim.cards import Strain, parse_deal
-    from prefa_sim.tables import active_seats, opening_leader
+    from prefa_sim.core.cards import Strain, parse_deal
+    from prefa_sim.solve.tables import active_seats, opening_leader
 
     deal = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
     hands, widow = parse_deal(deal)
@@ -126,7 +126,7 @@ def test_replay_solves_the_given_deals(tmp_path, solver):
 
 
 def test_roles_notation_and_a_log_friendly_progress(tmp_path):
-    from prefa_sim.cards import format_discard, parse_hand
+    from prefa_sim.core.cards import format_discard, parse_hand
 
     out = tmp_path / "run"
     scenario = Path(__file__).parents[1] / "data" / "scenarios" / "fixed_hand.toml"

@@ -5,10 +5,10 @@ import random
 
 from click.testing import CliRunner
 
-from prefa_sim.cards import Strain, format_cards, format_hand, parse_deal, parse_hand
 from prefa_sim.cli import main
-from prefa_sim.position import Position
-from prefa_sim.solver import recommended_contract
+from prefa_sim.core.cards import Strain, format_cards, format_hand, parse_deal, parse_hand
+from prefa_sim.core.position import Position
+from prefa_sim.solve.solver import recommended_contract
 
 from .helpers import random_deal
 
@@ -100,9 +100,9 @@ def test_solve_errors_are_clean():
 
 
 def test_solve_without_a_deal_solves_the_example(solver):
-    from prefa_sim.cards import parse_deal
     from prefa_sim.cli.solve import EXAMPLE_DEAL
-    from prefa_sim.solver import recommended_contract
+    from prefa_sim.core.cards import parse_deal
+    from prefa_sim.solve.solver import recommended_contract
 
     hands, widow = parse_deal(EXAMPLE_DEAL)
     table = solver.widow_table(hands, widow, 0, 0)

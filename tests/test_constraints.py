@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prefa_sim.cards import parse_hand
-from prefa_sim.constraints import Constraint, ConstraintError, Expression
+from prefa_sim.core.cards import parse_hand
+from prefa_sim.dealing.constraints import Constraint, ConstraintError, Expression
 
 HANDS = {"first": parse_hand("AKQJ9.-.A7.K98"), "second": parse_hand("T87.AK.KQ.QJ7"),
          "dealer": parse_hand("6.QJT98.JT9.T".replace("6", "-")), "widow": parse_hand("-.7.8.-")}

@@ -2,8 +2,8 @@
 
 import pytest
 
-from prefa_sim.cards import Strain
-from prefa_sim.contracts import LADDER, Contract, ContractError, best_contract, parse_contract
+from prefa_sim.core.cards import Strain
+from prefa_sim.core.contracts import LADDER, Contract, ContractError, best_contract, parse_contract
 
 
 def test_ladder_order_and_names():

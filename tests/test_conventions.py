@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import Strain, format_cards, format_discard, format_hand
 from prefa_sim.cli import main
-from prefa_sim.contracts import parse_contract
-from prefa_sim.position import Position
-from prefa_sim.seats import DEFAULT_DEALER, opening_leader, position_of, seat_of
-from prefa_sim.settlement import settle
-from prefa_sim.tables import active_seats
+from prefa_sim.core.cards import Strain, format_cards, format_discard, format_hand
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.core.position import Position
+from prefa_sim.core.seats import DEFAULT_DEALER, opening_leader, position_of, seat_of
+from prefa_sim.rules.settlement import settle
+from prefa_sim.solve.tables import active_seats
 
 from .helpers import random_deal
 

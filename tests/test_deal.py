@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.auction import parse_call
-from prefa_sim.cards import parse_card, parse_deal
-from prefa_sim.contracts import parse_contract
-from prefa_sim.deal import (
+from prefa_sim.core.cards import parse_card, parse_deal
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.rules.auction import parse_call
+from prefa_sim.rules.deal import (
     Answer,
     Claim,
     Deal,

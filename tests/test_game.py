@@ -8,10 +8,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.cards import format_cards, parse_deal
 from prefa_sim.cli import main
-from prefa_sim.contracts import parse_contract
-from prefa_sim.game import (
+from prefa_sim.core.cards import format_cards, parse_deal
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.core.position import Position
+from prefa_sim.rules.game import (
     STAKE,
     Game,
     format_action,
@@ -20,10 +21,9 @@ from prefa_sim.game import (
     random_cards,
     thirds,
 )
-from prefa_sim.kasa import KasaGame
-from prefa_sim.position import Position
-from prefa_sim.settlement import SOLO_TRICKS, settle
-from prefa_sim.solver import Solver
+from prefa_sim.rules.kasa import KasaGame
+from prefa_sim.rules.settlement import SOLO_TRICKS, settle
+from prefa_sim.solve.solver import Solver
 
 EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.bots.match import play_match
-from prefa_sim.cards import format_deal
+from prefa_sim.analysis.match import play_match
 from prefa_sim.cli import main
-from prefa_sim.deal import Deal
-from prefa_sim.game import parse_action
-from prefa_sim.settlement import ROLES
+from prefa_sim.core.cards import format_deal
+from prefa_sim.rules.deal import Deal
+from prefa_sim.rules.game import parse_action
+from prefa_sim.rules.settlement import ROLES
 from prefa_sim.stats.bidding import bidding_stats, read_games
 
 PLAYERS = "heuristic,random,random"
@@ -144,7 +144,7 @@ def test_whole_games_run_to_the_empty_pot_and_replay(tmp_path):
 
 
 def test_the_oracle_gives_no_trick_away_and_random_players_do(tmp_path, solver):
-    from prefa_sim.bots.regret import play_regret
+    from prefa_sim.analysis.regret import play_regret
 
     out = tmp_path / "oracle"
     result = CliRunner().invoke(main, ["games", "--players", "oracle,random,random", "-n",
@@ -164,7 +164,7 @@ def test_decision_regret_is_zero_for_the_oracles_choices_and_never_negative(tmp_
     """The oracle's discards (best for its strain) and two oracles' defence (the declarer's
     least money, double dummy) give nothing away; random players' choices do; no choice
     ever does better than the best."""
-    from prefa_sim.bots.regret import deal_decision_regret, decision_regret
+    from prefa_sim.analysis.regret import deal_decision_regret, decision_regret
 
     out = tmp_path / "oracles"
     result = CliRunner().invoke(main, ["games", "--players", "oracle", "-n", "12", "-w", "1",

@@ -8,14 +8,15 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.auction import Auction, AuctionError, Call
-from prefa_sim.bots import PlayerError, RandomPlayer, make_player
+from prefa_sim.bots.base import PlayerError, RandomPlayer
+from prefa_sim.bots.registry import make_player
 from prefa_sim.bots.table import play_deal
-from prefa_sim.cards import Strain
 from prefa_sim.cli import main
-from prefa_sim.contracts import Contract
-from prefa_sim.deal import Deal, IllegalActionError, Play
-from prefa_sim.exact import exact_match, same_value
+from prefa_sim.core.cards import Strain
+from prefa_sim.core.contracts import Contract
+from prefa_sim.rules.auction import Auction, AuctionError, Call
+from prefa_sim.rules.deal import Deal, IllegalActionError, Play
+from prefa_sim.rules.exact import exact_match, same_value
 
 from .helpers import random_deal
 
@@ -23,10 +24,10 @@ HOSTILE = '''
 import dataclasses
 import sys
 
-from prefa_sim.auction import Call
-from prefa_sim.contracts import Contract
-from prefa_sim.cards import Strain
-from prefa_sim.deal import Play
+from prefa_sim.rules.auction import Call
+from prefa_sim.core.contracts import Contract
+from prefa_sim.core.cards import Strain
+from prefa_sim.rules.deal import Play
 
 
 class EqualsAll:

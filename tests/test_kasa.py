@@ -2,9 +2,9 @@
 
 import pytest
 
-from prefa_sim.contracts import parse_contract
-from prefa_sim.kasa import KasaGame
-from prefa_sim.settlement import settle
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.rules.kasa import KasaGame
+from prefa_sim.rules.settlement import settle
 
 # Examples 1-14: contract, declarations, tricks (declarer, A = first defender, B),
 # then the declarer's kása change in units and each role's kapíkia.

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import parse_hand
 from prefa_sim.cli import main
+from prefa_sim.core.cards import parse_hand
 from prefa_sim.stats.odds import (
     DEFENDERS_VIEW,
     LONE_DEFENDER_VIEW,

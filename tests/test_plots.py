@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
-from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.sim.simulate import RunConfig, simulate
 from prefa_sim.stats.plots import features_figure, makerate_figure, save, tricks_figure
 
 
@@ -42,7 +42,7 @@ def test_the_bars_are_the_shares_of_tricks(dataset):
 
 
 def test_the_lines_are_the_make_rates_by_trump_length(dataset):
-    from prefa_sim.cards import Strain
+    from prefa_sim.core.cards import Strain
 
     ax = features_figure(dataset, "test", strain=Strain.H).axes[0]
     six = ax.lines[0]
@@ -72,7 +72,7 @@ def test_the_command_writes_png_and_svg_and_refuses_other_files(dataset, tmp_pat
 
 
 def test_the_defence_figure_draws_quotas_and_money(tmp_path):
-    from prefa_sim.contracts import LADDER
+    from prefa_sim.core.contracts import LADDER
     from prefa_sim.stats.defence import OUTCOMES, defence_stats
     from prefa_sim.stats.plots import defence_figure
 
@@ -126,7 +126,7 @@ def _boxes_overlap(a, b) -> bool:
 
 
 def test_no_legend_covers_data_and_no_marker_sits_on_the_frame(tmp_path):
-    from prefa_sim.prospects import hand_config, hand_prospects, prospect_records
+    from prefa_sim.analysis.prospects import hand_config, hand_prospects, prospect_records
     from prefa_sim.stats.plots import bidding_figure, defence_figure, prospects_figure
 
     out = tmp_path / "run"

@@ -2,9 +2,9 @@
 
 import pytest
 
-from prefa_sim.cards import CardCountError, DuplicateCardError, Strain, parse_card, parse_hand
-from prefa_sim.position import Position, PositionError
-from prefa_sim.tricks import legal_cards_mask, trick_winner
+from prefa_sim.core.cards import CardCountError, DuplicateCardError, Strain, parse_card, parse_hand
+from prefa_sim.core.position import Position, PositionError
+from prefa_sim.core.tricks import legal_cards_mask, trick_winner
 
 
 def c(token):

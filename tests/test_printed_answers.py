@@ -186,7 +186,7 @@ def test_one_spelling_of_the_widow_and_no_two_output_forms(tmp_path):
 
 
 def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
-    import prefa_sim.prospects as prospects
+    import prefa_sim.analysis.prospects as prospects
 
     monkeypatch.setattr(prospects, "hand_prospects", lambda *a, **k: 1 / 0)  # never reached
     unwritable = "/proc/figure.png"  # a folder nobody may write in, root included
@@ -233,7 +233,7 @@ def test_a_first_run_says_the_engine_compiles(monkeypatch):
 
 def test_the_time_to_go_leaves_the_compile_out(capsys):
     from prefa_sim.cli.simulate import ProgressReport
-    from prefa_sim.simulate import Plan, Progress, RunConfig
+    from prefa_sim.sim.simulate import Plan, Progress, RunConfig
 
     config = RunConfig(deals=1000, seed=1, chunk_size=10)
     for workers in (1, 2):

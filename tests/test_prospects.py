@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import parse_hand
+from prefa_sim.analysis.prospects import hand_config, hand_prospects
 from prefa_sim.cli import main
-from prefa_sim.prospects import hand_config, hand_prospects
-from prefa_sim.scenario import ScenarioError
-from prefa_sim.settlement import settle
-from prefa_sim.simulate import simulate
+from prefa_sim.core.cards import parse_hand
+from prefa_sim.dealing.scenario import ScenarioError
+from prefa_sim.rules.settlement import settle
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.stats.intervals import wilson
 
 HAND = "AKQJ9.A.-.KQ87"

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
-from prefa_sim.contracts import LADDER
-from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.core.contracts import LADDER
+from prefa_sim.sim.simulate import RunConfig, simulate
 from prefa_sim.stats.groups import group_make_rates
 from prefa_sim.stats.output import makerate_rows
 

@@ -9,9 +9,9 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.bulk import quick_request, solve_lines
-from prefa_sim.cards import format_hand
-from prefa_sim.request_bytes import DEALER, DECLARER, H0, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
+from prefa_sim.core.cards import format_hand
+from prefa_sim.requests.bulk import quick_request, solve_lines
+from prefa_sim.requests.fast import DEALER, DECLARER, H0, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
 
 from .helpers import random_deal
 from .test_bulk import one_by_one, random_request

@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from prefa_sim.cards import ALL_CARDS, parse_hand, popcount
-from prefa_sim.scenario import (
+from prefa_sim.core.cards import ALL_CARDS, parse_hand, popcount
+from prefa_sim.dealing.scenario import (
     DealSampler,
     Scenario,
     ScenarioError,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from prefa_sim.contracts import parse_contract
-from prefa_sim.settlement import SettlementError, settle
+from prefa_sim.core.contracts import parse_contract
+from prefa_sim.rules.settlement import SettlementError, settle
 
 C = parse_contract
 

@@ -1,13 +1,13 @@
 """A ``prefa`` process, and each of its workers, ends without the interpreter's last
-garbage collections over the objects alive at exit (``prefa_sim.shutdown``), and still
+garbage collections over the objects alive at exit (``prefa_sim.util.shutdown``), and still
 writes everything it has to."""
 
 import json
 import subprocess
 import sys
 
-from prefa_sim.batch import answer
-from prefa_sim.workers import process_pool
+from prefa_sim.requests.solve import answer
+from prefa_sim.util.workers import process_pool
 
 CHECK = ("import atexit, gc\n"
          "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n")
@@ -35,7 +35,7 @@ def test_the_command_freezes_its_objects_at_exit_not_before(solver):
 
 def quick_exit_asked() -> bool:
     """Has this process asked to end quickly?"""
-    from prefa_sim import shutdown
+    from prefa_sim.util import shutdown
 
     return shutdown._registered
 
@@ -43,7 +43,8 @@ def quick_exit_asked() -> bool:
 def test_a_worker_freezes_its_objects_at_exit():
     with process_pool(1) as pool:
         assert pool.submit(quick_exit_asked).result()  # a pool's worker asks
-    code = "import os\nfrom prefa_sim.workers import _start_worker\n_start_worker(os.getppid())\n"
+    code = ("import os\nfrom prefa_sim.util.workers import _start_worker\n"
+            "_start_worker(os.getppid())\n")
     assert run_python(code) == ["frozen at exit: True"]  # and what it asks for happens
 
 

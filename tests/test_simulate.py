@@ -6,12 +6,12 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from prefa_sim.cards import Strain, format_discard, format_hand, parse_hand
-from prefa_sim.dataset import cards_as_text, dataset_files, first_deals, read_frame
-from prefa_sim.scenario import parse_scenario
-from prefa_sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
+from prefa_sim.core.cards import Strain, format_discard, format_hand, parse_hand
+from prefa_sim.dealing.scenario import parse_scenario
+from prefa_sim.sim.dataset import cards_as_text, dataset_files, first_deals, read_frame
+from prefa_sim.sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
+from prefa_sim.solve.tables import active_seats, opening_leader
 from prefa_sim.stats.groups import strain_counts
-from prefa_sim.tables import active_seats, opening_leader
 
 CONFIG = RunConfig(deals=6, seed=42, chunk_size=2, declarers=(0, 2), strains=("H", "NT"))
 

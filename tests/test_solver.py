@@ -5,10 +5,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.cards import Strain
+from prefa_sim.core.cards import Strain
+from prefa_sim.core.position import Position
 from prefa_sim.engine.search import STAT_NODES, STAT_SEARCHES
-from prefa_sim.position import Position
-from prefa_sim.solver import Solver
+from prefa_sim.solve.solver import Solver
 
 from .helpers import ACTIVE_SETS, endings, random_deal, reference_value, relocate_below
 
@@ -128,7 +128,7 @@ def test_trick_values_sum_to_ten_for_the_two_sides_in_two_hand_play(solver):
 
 
 def test_solve_deals_matches_solve_with_and_without_fresh_tables():
-    from prefa_sim.solver import Solver
+    from prefa_sim.solve.solver import Solver
 
     rng = random.Random(8)
     rows, expected = [], []

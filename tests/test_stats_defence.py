@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prefa_sim.cli import main
-from prefa_sim.contracts import LADDER, parse_contract
-from prefa_sim.settlement import DEFENCES, QUOTAS, settle
+from prefa_sim.core.contracts import LADDER, parse_contract
+from prefa_sim.rules.settlement import DEFENCES, QUOTAS, settle
 from prefa_sim.stats.defence import (
     OUTCOMES,
     SEQUENCES,
@@ -235,7 +235,7 @@ def test_no_rows_says_why(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from prefa_sim.dataset import SCHEMA
+    from prefa_sim.sim.dataset import SCHEMA
 
     only_h = frame[frame.strain == "H"].copy()
     pq.write_table(pa.Table.from_pandas(only_h, schema=SCHEMA, preserve_index=False),

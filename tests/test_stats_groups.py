@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from prefa_sim.cards import parse_hand, popcount
 from prefa_sim.cli import main
-from prefa_sim.simulate import RunConfig, simulate
+from prefa_sim.core.cards import parse_hand, popcount
+from prefa_sim.sim.simulate import RunConfig, simulate
 from prefa_sim.stats.groups import StatsError, group_make_rates, parse_where
 from prefa_sim.stats.intervals import wilson
 

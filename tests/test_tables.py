@@ -3,9 +3,9 @@
 import random
 from itertools import combinations
 
-from prefa_sim.cards import Strain, iter_cards
-from prefa_sim.position import Position
-from prefa_sim.tables import active_seats, deal_table, opening_leader
+from prefa_sim.core.cards import Strain, iter_cards
+from prefa_sim.core.position import Position
+from prefa_sim.solve.tables import active_seats, deal_table, opening_leader
 
 from .helpers import random_deal
 

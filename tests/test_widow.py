@@ -5,9 +5,9 @@ from itertools import combinations
 
 import pytest
 
-from prefa_sim.cards import Strain, iter_cards
-from prefa_sim.position import Position
-from prefa_sim.solver import recommended_contract
+from prefa_sim.core.cards import Strain, iter_cards
+from prefa_sim.core.position import Position
+from prefa_sim.solve.solver import recommended_contract
 
 from .helpers import random_deal
 

@@ -14,8 +14,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from prefa_sim import workers
-from prefa_sim.workers import _HeldInterrupts, ordered_map, unordered_map
+from prefa_sim.util import workers
+from prefa_sim.util.workers import _HeldInterrupts, ordered_map, unordered_map
 
 
 def sigint_blocked() -> bool:
@@ -113,7 +113,7 @@ def test_a_ctrl_c_inside_each_executor_call_is_raised_once_the_call_ends(step, m
 
 STRESS = """
 import os, random, signal, sys, threading, time
-from prefa_sim.workers import ordered_map, unordered_map
+from prefa_sim.util.workers import ordered_map, unordered_map
 
 random.seed(int(sys.argv[1]))
 rounds = int(sys.argv[2])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deal import Action
-from ..solver import Solver, worker_solver
+from ..rules.deal import Action
+from ..solve.solver import Solver, worker_solver
 from .observation import Observation
 
 

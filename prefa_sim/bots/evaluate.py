@@ -8,7 +8,7 @@ what a player can count at a glance, not a solver.
 
 from __future__ import annotations
 
-from ..cards import Bitboard, Strain, popcount
+from ..core.cards import Bitboard, Strain, popcount
 
 ACE, KING, QUEEN, JACK = 0x80, 0x40, 0x20, 0x10
 

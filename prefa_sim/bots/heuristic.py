@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..auction import Call
-from ..cards import SUIT_MASKS, Strain, card_suit, iter_cards, popcount
-from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
-from ..deal import Action, Answer, Declare, Discard, Name, Play, Solo
-from ..settlement import QUOTAS
-from ..tricks import beats, trick_seats
+from ..core.cards import SUIT_MASKS, Strain, card_suit, iter_cards, popcount
+from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
+from ..core.tricks import beats, trick_seats
+from ..rules.auction import Call
+from ..rules.deal import Action, Answer, Declare, Discard, Name, Play, Solo
+from ..rules.settlement import QUOTAS
 from .base import Player
 from .evaluate import best_discard, declarer_tricks, defender_tricks
 from .observation import Observation

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..auction import Call
-from ..cards import Bitboard, Strain
-from ..contracts import Contract
-from ..deal import Action, Deal, Phase
+from ..core.cards import Bitboard, Strain
+from ..core.contracts import Contract
+from ..rules.auction import Call
+from ..rules.deal import Action, Deal, Phase
 
 
 @dataclass(frozen=True)

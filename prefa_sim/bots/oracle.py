@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contracts import best_contract
-from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
-from ..position import Position
-from ..seats import opening_leader, seats_in_play
-from ..settlement import DEFENCES, declarer_result
-from ..solver import Solver
+from ..core.contracts import best_contract
+from ..core.position import Position
+from ..core.seats import opening_leader, seats_in_play
+from ..rules.deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
+from ..rules.settlement import DEFENCES, declarer_result
+from ..solve.solver import Solver
 from .base import SolvingPlayer
 from .observation import Observation
 

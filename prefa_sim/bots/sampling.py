@@ -41,13 +41,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import ACES_MASK, SUIT_MASKS, Strain, card_suit, iter_cards, popcount
-from ..contracts import LADDER, Contract
-from ..deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
-from ..position import Position
-from ..seats import opening_leader, seats_in_play
-from ..settlement import DEFENCES, declarer_result, settle
-from ..solver import Solver
+from ..core.cards import ACES_MASK, SUIT_MASKS, Strain, card_suit, iter_cards, popcount
+from ..core.contracts import LADDER, Contract
+from ..core.position import Position
+from ..core.seats import opening_leader, seats_in_play
+from ..rules.deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
+from ..rules.settlement import DEFENCES, declarer_result, settle
+from ..solve.solver import Solver
 from .base import SolvingPlayer
 from .evaluate import best_discard, declarer_tricks, defender_tricks
 from .heuristic import defence_word

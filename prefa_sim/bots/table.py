@@ -15,14 +15,14 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .. import last_words
-from ..deal import Deal, shown_action
-from ..exact import exact_match
-from ..game import Game
-from ..kasa import KasaGame
-from ..scenario import DealSampler, Scenario, deal_rng
-from ..seats import DEFAULT_DEALER
-from ..settlement import LastContractMode
+from ..core.seats import DEFAULT_DEALER
+from ..dealing.scenario import DealSampler, Scenario, deal_rng
+from ..rules.deal import Deal, shown_action
+from ..rules.exact import exact_match
+from ..rules.game import Game
+from ..rules.kasa import KasaGame
+from ..rules.settlement import LastContractMode
+from ..util import last_words
 from .base import Player, PlayerError
 from .observation import observe
 

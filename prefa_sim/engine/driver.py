@@ -3,7 +3,7 @@
 All take the transposition ``table``, the lookup tables (``rel_tab``,
 ``eq_tab``), the 2-hand endgame table (``endgame``, ``endgame.EMPTY_ENDGAME`` for
 none) and scratch arrays (``work``, ``moves``, ``stats``) that the Python front end
-(``prefa_sim.solver.Solver``) creates once.  Hands are ``int64[3]`` card masks; a
+(``prefa_sim.solve.solver.Solver``) creates once.  Hands are ``int64[3]`` card masks; a
 seat out of play holds 0.
 """
 

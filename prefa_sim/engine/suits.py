@@ -10,12 +10,12 @@ masks whose bytes hold numbers from 0 to 8, as ``suit_lengths`` returns them.
 
 from numba import njit
 
+from ..core.cards import NO_TRUMP  # the strain number of no-trumps (the suits are 0 to 3)
+
 ALL_SUITS = 0xFFFFFFFF
 _HIGH = 0x80808080
 RANK_BITS = 0x01010101
 SUIT_BITS = 255
-NO_TRUMP = 4
-"""The strain number of no-trumps (the suits are 0 to 3)."""
 
 
 @njit(cache=True, inline="always")

@@ -1,6 +1,6 @@
 """Statistics of played games (``prefa games``): who wins the auction and what it pays.
 
-Read from a games dataset (``prefa_sim.dataset.GAMES_SCHEMA``), without the bulky action
+Read from a games dataset (``prefa_sim.sim.dataset.GAMES_SCHEMA``), without the bulky action
 lists: the void rate; how often the auction winner makes the contract (takes at least
 the level; a solo counts as failed), by player, contract level and position; the final
 contracts; how often each declaration sequence is chosen and what it pays the declarer;
@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..contracts import LADDER
-from ..dataset import GAME_DEAL_CAP, GAMES_SCHEMA, DatasetError, read_batches
-from ..player_specs import player_label
-from ..settlement import DEFENCES
-from ..words import counted
+from ..bots.specs import player_label
+from ..core.contracts import LADDER
+from ..rules.settlement import DEFENCES
+from ..sim.dataset import GAME_DEAL_CAP, GAMES_SCHEMA, DatasetError, read_batches
+from ..util.words import counted
 from .intervals import MIN_BOOTSTRAP_UNITS, Estimate, bootstrap_mean, ratio_bootstrap, wilson
 from .output import money_record
 
@@ -124,7 +124,7 @@ class BiddingStats:
 
 
 def player_labels(specs: Sequence[str]) -> list[str]:
-    """Player names (``player_specs.player_label``: a player that sees every card says
+    """Player names (``specs.player_label``: a player that sees every card says
     so), lettered A B C when a name is seated twice."""
     labels = [player_label(spec) for spec in specs]
     return labels if len(set(specs)) == 3 else _with_letters(labels)

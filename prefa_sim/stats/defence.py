@@ -40,9 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import Strain
-from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
-from ..settlement import DEFENCES, QUOTAS, settle
+from ..core.cards import Strain
+from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
+from ..rules.settlement import DEFENCES, QUOTAS, settle
 from .groups import check_range, filtered_rows, group_make_rates, parse_where
 from .intervals import Estimate, wilson
 from .scan import scan
@@ -210,11 +210,6 @@ class DefenceStats:
     def contracts(self) -> list[Contract]:
         """The contracts with rows, in ladder order."""
         return [c for c in LADDER if self.n[c.step]]
-
-    def tricks_counts(self) -> np.ndarray:
-        """Rows by strain and the declarer's tricks against both defenders: ``[5, 11]``."""
-        per_code = self.counts.sum(axis=0)
-        return per_code.reshape(len(Strain), 11, 121).sum(axis=2)
 
     def _estimate(self, contract: Contract, point: float, replicates: np.ndarray) -> Estimate:
         low, high = np.nanquantile(replicates, [0.025, 0.975]) if np.isfinite(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ..contracts import Contract
+from ..core.contracts import Contract
 from .defence import OUTCOME_NAMES, SEQUENCES, DefenceStats, sequence_text
 from .intervals import Estimate
 from .output import records, text_table

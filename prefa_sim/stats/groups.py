@@ -19,9 +19,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..cards import Strain
-from ..dataset import DatasetError, read_batches
-from ..words import plural
+from ..core.cards import Strain
+from ..sim.dataset import DatasetError, read_batches
+from ..util.words import plural
 from .intervals import Estimate
 from .makerate import make_rates, mean_tricks
 from .scan import scan

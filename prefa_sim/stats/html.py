@@ -16,9 +16,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..cards import Strain
-from ..contracts import TRICK_VALUES
-from ..settlement import QUOTAS
+from ..core.cards import Strain
+from ..core.contracts import TRICK_VALUES
+from ..rules.settlement import QUOTAS
 from .defence import defence_stats
 from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
 from .groups import StatsError, group_make_rates
@@ -111,7 +111,7 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
                 where: str | None = None, replicates: int = 1000,
                 trump: Strain = Strain.H) -> str:
     """The whole page for the dataset at ``path``; ``about`` describes the run (see
-    ``prefa_sim.simulate.describe_run``), ``where`` filters the defence section."""
+    ``prefa_sim.sim.simulate.describe_run``), ``where`` filters the defence section."""
     from .plots import defence_figure, features_figure, makerate_figure, tricks_figure
 
     scenario = dict(about).get("scenario", "as in the dataset")

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..cards import Strain
-from ..contracts import MAX_LEVEL, MIN_LEVEL
+from ..core.cards import Strain
+from ..core.contracts import MAX_LEVEL, MIN_LEVEL
 from .intervals import Estimate, mean_interval, wilson
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from ..cards import SUIT_MASKS, Bitboard, popcount
+from ..core.cards import SUIT_MASKS, Bitboard, popcount
 
 DEFENDERS_VIEW = (10, 10)
 """The declarer's view: the two defenders' hands."""

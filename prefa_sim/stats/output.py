@@ -8,9 +8,9 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..cards import Strain
-from ..contracts import MAX_LEVEL, MIN_LEVEL
-from ..jsonl import dumps
+from ..core.cards import Strain
+from ..core.contracts import MAX_LEVEL, MIN_LEVEL
+from ..util.jsonl import dumps
 from .groups import GroupRates
 from .intervals import Estimate
 

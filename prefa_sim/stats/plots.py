@@ -17,8 +17,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ..cards import Strain  # noqa: E402
-from ..contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
+from ..core.cards import Strain  # noqa: E402
+from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
 from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats  # noqa: E402
 from .groups import StatsError, group_make_rates  # noqa: E402
 from .output import file_path_problem  # noqa: E402

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from ..dataset import dataset_files
-from ..workers import dask_client
+from ..sim.dataset import dataset_files
+from ..util.workers import dask_client
 
 T = TypeVar("T")
 

@@ -7,9 +7,9 @@ such as ``AS``, seats as roles, fields of one's own) are decoded and read here b
 ``quick_request``: their hands through lookup tables, their checks the few the solver
 needs.  Every position (or widow cell) of a block then goes to the solver at once; a
 block of nothing but scanned one-strain requests without a widow has its answers written
-as bytes in one pass (``request_bytes.plain_answers``).  Any other line (card values, a
+as bytes in one pass (``fast.plain_answers``).  Any other line (card values, a
 line of play, a trick in progress, other spellings, and every line with a mistake) is
-answered by ``batch.answer`` exactly as when lines are solved one by one, so the answers
+answered by ``requests.solve.answer`` exactly as when lines are solved one by one, so the answers
 and the error messages do not depend on the path a line takes.
 A file (a binary stream) is read in bulk: in jobs of whole lines as bytes, some
 ``BLOCKS_PER_JOB`` blocks' worth each (``byte_jobs``), each of which the one process or a
@@ -28,10 +28,11 @@ from typing import BinaryIO, NamedTuple, TypeVar
 import numpy as np
 import orjson
 
-from .batch import ANSWER_FIELDS, REQUEST_FIELDS, answer
-from .cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
-from .contracts import best_contract
-from .jsonl import (
+from ..core.cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
+from ..core.contracts import best_contract
+from ..core.seats import SeatError, seat_of
+from ..solve.solver import DISCARD_PAIRS, Solver, worker_solver
+from ..util.jsonl import (
     LineError,
     answer_line,
     blank_answer,
@@ -42,7 +43,8 @@ from .jsonl import (
     read_error,
     read_lines,
 )
-from .request_bytes import (
+from ..util.workers import default_workers, ordered_map
+from .fast import (
     DECLARER,
     H0,
     H1,
@@ -61,9 +63,7 @@ from .request_bytes import (
     scan_block_bytes,
     scan_bytes,
 )
-from .seats import SeatError, seat_of
-from .solver import DISCARD_PAIRS, Solver, worker_solver
-from .workers import default_workers, ordered_map
+from .solve import ANSWER_FIELDS, REQUEST_FIELDS, answer
 
 BLOCK = 256
 """Request lines solved together when they come one by one (``raw_blocks``)."""
@@ -161,7 +161,7 @@ class Quick(NamedTuple):
 
 def quick_request(obj: object) -> Quick | None:
     """The request ``obj`` if it is a common one that holds together (the solver can take
-    it as it is), else None: ``batch.answer`` then answers it, or says what is wrong."""
+    it as it is), else None: ``requests.solve.answer`` then answers it, or says what is wrong."""
     if type(obj) is not dict:
         return None
     get = obj.get
@@ -282,7 +282,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver,
 
 
 Row = list[int]
-"""A request's position as ``request_bytes.scan_block`` gives it (columns ``OK`` to
+"""A request's position as ``fast.scan_block`` gives it (columns ``OK`` to
 ``MASK``)."""
 
 
@@ -363,7 +363,7 @@ def _write_answers(out: list[tuple[bool, str] | None], requests: list[tuple[int,
 
 _TRICKS_TAIL = [f'{TRICKS_KEY}{t}}}' for t in range(11)]
 """The end of an answer of one strain without a widow, by the declarer's tricks: what
-``encode`` writes for the field ``batch.answer`` gives such a request."""
+``encode`` writes for the field ``requests.solve.answer`` gives such a request."""
 
 _PLAIN_COLUMNS = [H0, H1, H2, TRUMP, LEADER, DECLARER, MASK]
 """The columns of ``scan_block_bytes``'s fields that make a row of ``Solver.solve_deals``."""

@@ -18,7 +18,7 @@ from itertools import combinations, compress
 
 import numpy as np
 
-from .cards import (
+from ..core.cards import (
     Bitboard,
     CardCountError,
     DuplicateCardError,
@@ -28,12 +28,13 @@ from .cards import (
     format_discard,
     iter_cards,
 )
-from .contracts import LADDER, Contract, best_contract
-from .engine import driver
-from .engine.endgame import EMPTY_ENDGAME
-from .engine.endgame_build import endgame_table
-from .engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
-from .engine.search import (
+from ..core.contracts import LADDER, Contract, best_contract
+from ..core.position import Position, PositionError
+from ..engine import driver
+from ..engine.endgame import EMPTY_ENDGAME
+from ..engine.endgame_build import endgame_table
+from ..engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
+from ..engine.search import (
     CTX_SIZE,
     GENERATION_MASK,
     MAX_MOVES,
@@ -43,7 +44,6 @@ from .engine.search import (
     WAYS,
     WORK_COLUMNS,
 )
-from .position import Position, PositionError
 
 DEFAULT_TABLE_BITS = 15
 

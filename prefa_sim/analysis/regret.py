@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..cards import ACES_MASK, Strain
-from ..contracts import LADDER, Contract
-from ..deal import Deal, Play
-from ..game import parse_action
-from ..position import Position
-from ..seats import opening_leader, seats_in_play
-from ..settlement import DEFENCES, declarer_result, settle
-from ..solver import Solver
+from ..core.cards import ACES_MASK, Strain
+from ..core.contracts import LADDER, Contract
+from ..core.position import Position
+from ..core.seats import opening_leader, seats_in_play
+from ..rules.deal import Deal, Play
+from ..rules.game import parse_action
+from ..rules.settlement import DEFENCES, declarer_result, settle
+from ..solve.solver import Solver
 from ..stats.bidding import players_of
 from ..stats.intervals import Estimate, bootstrap_mean
 

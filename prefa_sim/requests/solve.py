@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import (
+from ..core.cards import (
     ALL_CARDS,
     Bitboard,
     CardError,
@@ -40,11 +40,11 @@ from .cards import (
     parse_strain,
     popcount,
 )
-from .contracts import Contract, best_contract
-from .jsonl import misspelt_field
-from .position import Position
-from .seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
-from .solver import Solver, WidowResult
+from ..core.contracts import Contract, best_contract
+from ..core.position import Position
+from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
+from ..solve.solver import Solver, WidowResult
+from ..util.jsonl import misspelt_field
 
 
 class RequestError(ValueError):

@@ -3,7 +3,7 @@
 The hand is fixed in its position (and the widow too, when it is known); the other
 cards are dealt at random (meeting any constraints) with the run's seed, every deal
 is solved double-dummy with the widow for this declarer in every strain and defence
-mode by ``prefa_sim.simulate``, and the dataset is read back by the statistics layer:
+mode by ``prefa_sim.sim.simulate``, and the dataset is read back by the statistics layer:
 the make-rates are the ones ``prefa simulate`` prints, the defence figures those of
 ``prefa stats defence``.  Each deal gives one row per strain, so the rows of a
 contract are independent and its intervals exact.
@@ -15,15 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import CardError, Strain, format_hand, parse_hand
-from .contracts import LADDER, Contract
-from .scenario import ScenarioError, parse_scenario, with_overrides
-from .seats import DEFAULT_DEALER, seat_of
-from .simulate import RunConfig
-from .stats.defence import BOOTSTRAP, defence_stats
-from .stats.groups import group_make_rates
-from .stats.intervals import Estimate
-from .words import counted
+from ..core.cards import CardError, Strain, format_hand, parse_hand
+from ..core.contracts import LADDER, Contract
+from ..core.seats import DEFAULT_DEALER, seat_of
+from ..dealing.scenario import ScenarioError, parse_scenario, with_overrides
+from ..sim.simulate import RunConfig
+from ..stats.defence import BOOTSTRAP, defence_stats
+from ..stats.groups import group_make_rates
+from ..stats.intervals import Estimate
+from ..util.words import counted
 
 POSITIONS = ("first", "second", "dealer")
 FEW_DEALS = 30
@@ -125,7 +125,7 @@ def prospect_records(prospects: Sequence[Prospect]) -> list[dict]:
 
 def prospects_text(prospects: Sequence[Prospect], markdown: bool = False) -> str:
     """The contracts as a table, the best marked, and the value of passing below."""
-    from .stats.output import text_table
+    from ..stats.output import text_table
 
     def pct(e: Estimate) -> str:
         return f"{100 * e.value:.1f}% ({100 * e.low:.1f}-{100 * e.high:.1f})"

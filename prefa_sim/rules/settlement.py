@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from .contracts import Contract
-from .jsonl import misspelt_field
+from ..core.contracts import Contract
+from ..util.jsonl import misspelt_field
 
 ROLES = ("declarer", "first", "second")
 DEFENDERS = ("first", "second")
@@ -254,7 +254,7 @@ def settle_request(obj: Mapping) -> dict:
     second to whole numbers 0-10), ``aces`` and ``solo`` (true or false), ``pot``
     (a whole number of kapíkia, 0 or more) and ``last_contract``.
     """
-    from .contracts import parse_contract
+    from ..core.contracts import parse_contract
 
     if not isinstance(obj, Mapping):
         raise SettlementError("a request is a JSON object")

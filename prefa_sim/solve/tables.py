@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 __all__ = ["MODES", "TableRow", "active_seats", "deal_table", "opening_leader"]
 from dataclasses import dataclass
 
-from .cards import Bitboard, Strain
-from .seats import opening_leader, seats_in_play
+from ..core.cards import Bitboard, Strain
+from ..core.seats import opening_leader, seats_in_play
 from .solver import Solver
 
 MODES = ("both", "first", "second")

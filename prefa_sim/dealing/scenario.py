@@ -14,7 +14,7 @@ A scenario file is TOML::
 ``fixed`` may name ``first``, ``second``, ``dealer`` and ``widow`` (suit-grouped
 or card tokens, any number of cards up to the hand's size).  The cards not
 fixed are dealt uniformly to complete the hands, so a fixed hand needs no
-rejection; ``constraints`` (see ``prefa_sim.constraints``) are met by
+rejection; ``constraints`` (see ``prefa_sim.dealing.constraints``) are met by
 rejection sampling, which reports its acceptance rate and gives up with a
 clear message on a scenario that is impossible or too rare.
 """
@@ -28,21 +28,20 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import (
+from ..core.cards import (
     ALL_CARDS,
     Bitboard,
     CardError,
     card_count,
     format_cards,
-    format_hand,
     iter_cards,
     parse_hand,
     popcount,
 )
+from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
+from ..util.jsonl import utf8_error
+from ..util.words import plural
 from .constraints import Constraint, ConstraintError
-from .jsonl import utf8_error
-from .seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
-from .words import plural
 
 SIZES = {"first": 10, "second": 10, "dealer": 10, "widow": 2}
 
@@ -90,13 +89,6 @@ class Scenario:
         it studies."""
         return tuple(sorted(self.seat_of(role) for role, mask in self.fixed.items()
                             if mask and role != "widow"))
-
-    def describe(self) -> str:
-        """A one-line summary: name, dealer, fixed cards, constraints."""
-        parts = [f"{self.name}: dealer seat {self.dealer}"]
-        parts += [f"{role} holds {format_hand(m)}" for role, m in self.fixed.items() if m]
-        parts += [c.text for c in self.constraints]
-        return "; ".join(parts)
 
 
 def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:

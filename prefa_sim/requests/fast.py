@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import RANK_LETTERS, Strain
-from .engine.bits import popcount
-from .seats import opening_leader
+from ..core.cards import RANK_LETTERS, Strain
+from ..core.seats import opening_leader
+from ..engine.bits import popcount
 
 OK, H0, H1, H2, WIDOW, TRUMP, DEALER, DECLARER, LEADER, MASK = range(10)
 """Columns of ``scan_block``'s fields; ``WIDOW`` -1 for none, ``TRUMP`` -1 for all five."""

@@ -19,9 +19,10 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..core.cards import CardError, format_deal, format_discard, parse_card, parse_cards
+from ..core.contracts import ContractError, parse_contract
+from ..core.seats import DEFAULT_DEALER
 from .auction import AuctionError, parse_call
-from .cards import CardError, format_deal, format_discard, parse_card, parse_cards
-from .contracts import ContractError, parse_contract
 from .deal import (
     Action,
     Answer,
@@ -35,7 +36,6 @@ from .deal import (
     Solo,
 )
 from .kasa import KasaGame
-from .seats import DEFAULT_DEALER
 from .settlement import ROLES, LastContractMode
 
 STAKE = 500

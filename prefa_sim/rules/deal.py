@@ -14,12 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..core.cards import (
+    ACES_MASK,
+    NUM_CARDS,
+    Bitboard,
+    format_card,
+    format_discard,
+    iter_cards,
+    popcount,
+)
+from ..core.contracts import LADDER, Contract
+from ..core.position import Position
+from ..core.seats import first_hand, opening_leader
 from .auction import Auction, AuctionError, Call
-from .cards import ACES_MASK, NUM_CARDS, Bitboard, format_card, format_discard, iter_cards, popcount
-from .contracts import LADDER, Contract
 from .exact import exact_match
-from .position import Position
-from .seats import first_hand, opening_leader
 from .settlement import DEFENCES, SOLO_TRICKS, LastContractMode, Settlement, settle
 
 Phase = Literal["auction", "widow", "contract", "defence", "play", "claim", "settled", "void"]

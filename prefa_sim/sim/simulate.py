@@ -31,10 +31,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
+from ..bots.specs import file_digest, is_file_spec
+from ..core.cards import ALL_CARDS, Strain, format_hand, parse_hand, popcount
+from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer
+from ..dealing.scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
+from ..solve.solver import Solver, worker_solver
+from ..solve.tables import MODES, deal_table
+from ..util.jsonl import decode, misspelt_field, numbered_lines, unexpected
+from ..util.words import counted
+from ..util.workers import DEFAULT_SCHEDULER_TIMEOUT, dask_client, unordered_map
 from .dataset import records_table, table_records
-from .jsonl import decode, misspelt_field, numbered_lines, unexpected
-from .player_specs import file_digest, is_file_spec
 from .run_folder import (
     MANIFEST,
     PART_GLOB,
@@ -47,12 +53,6 @@ from .run_folder import (
     run_files,
     set_aside,
 )
-from .scenario import DealSampler, SamplerStats, Scenario, deal_rng, parse_scenario
-from .seats import DEFAULT_DEALER, SeatError, check_dealer
-from .solver import Solver, worker_solver
-from .tables import MODES, deal_table
-from .words import counted
-from .workers import DEFAULT_SCHEDULER_TIMEOUT, dask_client, unordered_map
 
 LATER_KEYS = {"players", "duplicate", "full_games", "player_files"}
 """Run-record keys added after the first release: a record without them is still whole."""
@@ -169,7 +169,7 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
     """
     span = config.chunk_deals(index)
     if config.players:
-        from .bots.records import games_table
+        from .games import games_table
 
         return games_table(config.players, config.seed, span, config.duplicate,
                            config.full_games)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import SUIT_LETTERS, Bitboard, Strain, format_card, format_hand
-from .position import Position
-from .seats import seat_label
+from ..core.cards import SUIT_LETTERS, Bitboard, Strain, format_card, format_hand
+from ..core.position import Position
+from ..core.seats import seat_label
 
 if TYPE_CHECKING:
-    from .batch import Answer
+    from .solve import Answer
 
 STRAIN_NAMES = {
     Strain.S: "spades",

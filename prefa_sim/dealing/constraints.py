@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .cards import RANK_LETTERS, SUIT_LETTERS, Bitboard, popcount
+from ..core.cards import RANK_LETTERS, SUIT_LETTERS, Bitboard, popcount
 
 HAND_NAMES = ("first", "second", "dealer", "widow")
 SUIT_NAMES = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}

@@ -16,10 +16,10 @@ from functools import partial
 
 import numpy as np
 
-from ..player_specs import is_file_spec
+from ..bots.specs import is_file_spec
+from ..sim.games import deal_row
 from ..stats.intervals import Estimate, bootstrap_mean
-from ..workers import unordered_map
-from .records import deal_row
+from ..util.workers import unordered_map
 
 
 def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[float]:

@@ -6,7 +6,7 @@ atomic part files, resume, local cores or Dask); only the work of a chunk differ
 full pot, and the players draw from the deal's own stream.  With ``duplicate`` every deal
 is played in the three seatings (the players rotated through the seats), one row each.
 
-The columns are ``prefa_sim.dataset.GAMES_SCHEMA``'s.
+The columns are ``prefa_sim.sim.dataset.GAMES_SCHEMA``'s.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from ..dataset import GAME_DEAL_CAP, GAMES_SCHEMA
-from ..deal import Answer, Deal
-from ..game import format_action
-from ..settlement import ROLES
-from . import make_player
-from .base import Player
-from .table import play_deal, play_game
+from ..bots.base import Player
+from ..bots.registry import make_player
+from ..bots.table import play_deal, play_game
+from ..rules.deal import Answer, Deal
+from ..rules.game import format_action
+from ..rules.settlement import ROLES
+from .dataset import GAME_DEAL_CAP, GAMES_SCHEMA
 
 _PLAYERS: dict[tuple[str, int], Player] = {}
 

@@ -13,6 +13,7 @@ without loading the players themselves.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 SEES_ALL = "sees-all:"
@@ -36,10 +37,15 @@ def without_grant(spec: str) -> str:
     return spec[len(SEES_ALL):].strip() if spec.startswith(SEES_ALL) else spec
 
 
+WITH_SETTINGS = re.compile(r"^(\w+)\((.*)\)$", re.S)
+"""A built-in player with settings: ``sampling(play=40,defence=40)``."""
+
+
 def is_file_spec(spec: str) -> bool:
     """Does ``spec`` name a player file (``path/to/file.py:ClassName``)?"""
-    path, sep, _ = without_grant(spec).rpartition(":")
-    return bool(sep) and path.endswith(".py")
+    bare = without_grant(spec)
+    path, sep, _ = bare.rpartition(":")
+    return bool(sep) and path.endswith(".py") and not WITH_SETTINGS.match(bare)
 
 
 def player_label(spec: str) -> str:

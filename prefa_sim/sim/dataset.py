@@ -7,8 +7,8 @@ by strain and hand shape, defence quotas by mode, bidding success.  A
 pandas, DuckDB or Spark alike.  The three defence modes stay side by side in
 one row because they are always compared with each other.
 
-Columns (see ``SCHEMA``; masks use the bit layout of ``prefa_sim.cards``,
-decoded by ``prefa_sim.cards.format_hand``):
+Columns (see ``SCHEMA``; masks use the bit layout of ``prefa_sim.core.cards``,
+decoded by ``prefa_sim.core.cards.format_hand``):
 
 =====================  =======  ===============================================================
 column                 type     meaning
@@ -50,9 +50,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .cards import Strain, popcount
+from ..core.cards import Strain, popcount
+from ..solve.tables import MODES, TableRow
 from .run_folder import recover
-from .tables import MODES, TableRow
 
 SCHEMA = pa.schema(
     [
@@ -311,7 +311,7 @@ def cards_as_text(frame):
     way every command prints them; a missing mask stays missing."""
     import pandas as pd
 
-    from .cards import format_discard, format_hand
+    from ..core.cards import format_discard, format_hand
 
     out = frame.copy()
     for column in out.columns:

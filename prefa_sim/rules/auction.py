@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .contracts import LADDER, Contract, ContractError, parse_contract
+from ..core.contracts import LADDER, Contract, ContractError, parse_contract
+from ..core.seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, SeatError, check_dealer, seat_of
+from ..util.jsonl import misspelt_field
 from .exact import exact_match
-from .jsonl import misspelt_field
-from .seats import DEFAULT_DEALER, POSITION_NAMES, POSITIONS, SeatError, check_dealer, seat_of
 
 CallKind = Literal["pass", "hold", "stay", "raise"]
 

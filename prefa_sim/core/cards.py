@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from .words import counted
+from ..util.words import counted
 
 Bitboard = int
 """A set of cards: bit ``8 * suit + rank`` is set for each card held."""
@@ -43,7 +43,6 @@ RANK_7, RANK_8, RANK_9, RANK_10, RANK_J, RANK_Q, RANK_K, RANK_A = range(8)
 SUIT_MASKS: tuple[Bitboard, ...] = tuple(0xFF << (8 * s) for s in range(4))
 ALL_CARDS: Bitboard = 0xFFFFFFFF
 ACES_MASK: Bitboard = sum(1 << (8 * s + RANK_A) for s in range(4))
-KINGS_MASK: Bitboard = sum(1 << (8 * s + RANK_K) for s in range(4))
 
 
 class Strain(IntEnum):
