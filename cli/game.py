@@ -16,7 +16,6 @@ from prefa_sim.rules.game import (
     deal_record,
     final_record,
     parse_action,
-    play_random_game,
     replay_difference,
 )
 from prefa_sim.rules.kasa import KasaGame
@@ -62,29 +61,24 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
     with --players the players take every decision, each seeing only what its
     seat may know.
     """
+    if script is None and seed is not None and players is None:
+        players = "random"  # random legal actions: the random player's
     if players is not None:
         if script is not None:
             raise click.UsageError("--players plays new deals: no SCRIPT with it")
         _play_players(players, 1 if seed is None else seed, dealer, max_deals, last_contract,
                       kasa, as_json)
         return
-    if script is None and seed is None:
+    if script is None:
         raise click.UsageError("give a SCRIPT file to replay, or --seed to play random "
                                "legal actions")
-    if script is not None and seed is not None:
-        raise click.UsageError("give a SCRIPT file or --seed, not both")
-    failed = 0
     if seed is not None:
-        game_state = None
-        for game_state, deal in play_random_game(seed, max_deals, last_contract, dealer, kasa):
-            _report(game_state, deal, as_json)
-    else:
-        game_state = Game(dealer=dealer, last_contract=last_contract,
-                          kasa=KasaGame([kasa] * 3) if kasa else None)
-        with user_errors():
-            failed = _play_script(game_state, script, max_deals, as_json)
-    if game_state is not None:
-        _final(game_state, as_json, failed)
+        raise click.UsageError("give a SCRIPT file or --seed, not both")
+    game_state = Game(dealer=dealer, last_contract=last_contract,
+                      kasa=KasaGame([kasa] * 3) if kasa else None)
+    with user_errors():
+        failed = _play_script(game_state, script, max_deals, as_json)
+    _final(game_state, as_json, failed)
     if failed:
         sys.exit(1)
 

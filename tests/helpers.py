@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from prefa_sim.core.position import Position
 from prefa_sim.core.tricks import legal_cards_mask
-from prefa_sim.rules.game import random_cards as random_deal  # noqa: F401 (used by the tests)
 from prefa_sim.sim.dataset import SCHEMA
 
 from .reference import minimax
@@ -99,3 +98,11 @@ def synthetic(path, deals: int, seed: int, files: int = 3) -> pd.DataFrame:
         pq.write_table(pa.Table.from_pandas(chunk, schema=SCHEMA, preserve_index=False),
                        path / f"part-{i:05d}.parquet")
     return frame
+
+
+def random_deal(rng: random.Random) -> tuple[list[int], int]:
+    """Three shuffled 10-card hands and the widow, from the standard library's ``rng``."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)], (
+        (1 << deck[30]) | (1 << deck[31]))

@@ -8,6 +8,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prefa_sim.bots.base import RandomPlayer
+from prefa_sim.bots.table import play_game
 from prefa_sim.cli import main
 from prefa_sim.core.cards import format_cards, parse_deal
 from prefa_sim.core.contracts import parse_contract
@@ -17,13 +19,16 @@ from prefa_sim.rules.game import (
     Game,
     format_action,
     parse_action,
-    play_random_game,
-    random_cards,
     thirds,
 )
 from prefa_sim.rules.kasa import KasaGame
 from prefa_sim.rules.settlement import SOLO_TRICKS, settle
 from prefa_sim.solve.solver import Solver
+
+from .helpers import random_deal
+
+RANDOM = [RandomPlayer()] * 3
+"""Three players of random legal actions."""
 
 EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 
@@ -83,7 +88,7 @@ def test_parse_action_by_phase():
 def test_random_games_money_is_exact(seed, mode):
     previous_pot = 3 * STAKE
     game = None
-    for game, deal in play_random_game(seed, max_deals=60, last_contract=mode):
+    for game, deal in play_game(RANDOM, seed, max_deals=60, last_contract=mode):
         if deal.settlement is not None:
             assert sum(deal.settlement.transfers.values()) == 0
             assert game.pot == previous_pot + deal.settlement.pot_delta
@@ -99,7 +104,7 @@ def test_a_game_ends_when_the_pot_is_spent():
     game = Game()
     rng = random.Random(4)
     while not game.over:
-        deal = game.new_deal(*random_cards(rng))
+        deal = game.new_deal(*random_deal(rng))
         for token in ("6S", "pass", "pass", "discard " + " ".join(
                 format_cards(deal.hands[(game.dealer + 1) % 3] | deal.widow)[:2]), "10NT",
                 "pass", "pass"):
@@ -115,7 +120,7 @@ def test_a_game_ends_when_the_pot_is_spent():
 @given(st.integers(0, 2**32 - 1))
 def test_random_kasa_games(seed):
     game = None
-    for game, _ in play_random_game(seed, max_deals=80, kasa=4):
+    for game, _ in play_game(RANDOM, seed, max_deals=80, kasa=4):
         assert all(k >= 0 for k in game.kasa.kasa)
         assert sum(game.results()) == 0
     assert game.over or game.deals == 80
@@ -126,7 +131,7 @@ def test_kasa_game_from_the_command_line():
     result = CliRunner().invoke(main, ["game", "--seed", "3", "--kasa", "5", "--json",
                                        "--max-deals", "6"])
     assert result.exit_code == 0
-    out = [json.loads(x) for x in result.output.splitlines()]
+    out = [json.loads(x) for x in result.stdout.splitlines()]
     assert len(out) == 7 and all("kasa" in o for o in out[:6])
     # Ended by agreement: the units left are settled in thirds (docs/rules.md §7).
     kasa, kapikia = out[5]["kasa"], out[5]["kapikia"]
@@ -164,7 +169,7 @@ def test_a_recorded_game_replays_exactly_as_a_script(seed, kasa):
 def test_every_action_token_reads_back_as_the_action():
     rng = random.Random(11)
     for _ in range(40):
-        deal = Game().new_deal(*random_cards(rng))
+        deal = Game().new_deal(*random_deal(rng))
         while not deal.is_terminal():
             for action in deal.legal_actions():
                 assert parse_action(deal, format_action(action)) == action

@@ -15,7 +15,6 @@ the cards and every action, with who took it, what was credited and paid.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -148,14 +147,6 @@ class Game:
         return [self.from_pot[s] - STAKE + share + self.won[s] for s in range(3)]
 
 
-def random_cards(rng: random.Random) -> tuple[list[int], int]:
-    """Three shuffled 10-card hands and the widow."""
-    deck = list(range(32))
-    rng.shuffle(deck)
-    return [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)], (
-        (1 << deck[30]) | (1 << deck[31]))
-
-
 def thirds(value: Fraction) -> int:
     """A result in thirds of a kapíki, the exact integer encoding of the records."""
     scaled = value * 3
@@ -224,19 +215,3 @@ def replay_difference(recorded: dict, replayed: dict) -> str | None:
         if key in ("pot", "kasa") and key not in replayed:  # another way of scoring
             return key
     return None
-
-
-def play_random_game(seed: int, max_deals: int = 1000,
-                     last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
-                     kasa: int | None = None):
-    """Yield ``(game, deal)`` after each deal of a game of random legal actions
-    (with ``kasa`` units each, the personal-kása scoring)."""
-    rng = random.Random(seed)
-    game = Game(dealer=dealer, last_contract=last_contract,
-                kasa=KasaGame([kasa] * 3) if kasa else None)
-    while not game.over and game.deals < max_deals:
-        deal = game.new_deal(*random_cards(rng))
-        while not deal.is_terminal():
-            deal.apply(rng.choice(deal.legal_actions()))
-        game.record(deal)
-        yield game, deal
