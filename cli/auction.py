@@ -7,7 +7,7 @@ import sys
 import click
 
 from prefa_sim.core.seats import seat_label
-from prefa_sim.rules.auction import auction_request, auction_result
+from prefa_sim.requests.auction import auction_request, auction_result
 from prefa_sim.util.jsonl import dumps
 
 from .common import (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from prefa_sim.rules.settlement import LAST_CONTRACT_MODES, ROLES, settle_request
+from prefa_sim.requests.score import settle_request
+from prefa_sim.rules.settlement import LAST_CONTRACT_MODES, ROLES
 from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand, batch_option, refuse_with_batch, run_json_batch, user_errors

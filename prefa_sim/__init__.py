@@ -26,13 +26,15 @@ _API = {
     "core.contracts": ("Contract", "parse_contract", "best_contract"),
     "core.position": ("Position",),
     # rules: the auction, one deal, settlement, whole games
-    "rules.auction": ("Auction", "auction_result"),
+    "rules.auction": ("Auction", "run_auction"),
     "rules.deal": ("Deal", "IllegalActionError"),
     "rules.settlement": ("Settlement", "settle"),
     "rules.game": ("Game",),
     # solving and solve requests
     "solve.solver": ("Solver", "WidowResult"),
     "requests.solve": ("Request", "RequestError", "make_request", "solve_request", "answer"),
+    "requests.auction": ("auction_result",),
+    "requests.score": ("settle_request",),
     # dealing
     "dealing.scenario": ("Scenario", "ScenarioError", "DealSampler", "load_scenario",
                          "parse_scenario"),

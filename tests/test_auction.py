@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefa_sim.rules.auction import Auction, AuctionError, auction_result, run_auction
+from prefa_sim.requests.auction import auction_result
+from prefa_sim.rules.auction import Auction, AuctionError, run_auction
 
 
 def test_the_rules_example():

@@ -6,7 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
-from prefa_sim.rules.auction import auction_result
+from prefa_sim.requests.auction import auction_result
 
 
 def run(*args, input=None):
