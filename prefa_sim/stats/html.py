@@ -58,8 +58,6 @@ def _table(header: Sequence[str], body: Sequence[Sequence[str]], text_columns: i
 
 def _figure(draw, alt: str, caption: str) -> str:
     """A figure drawn by ``draw()``, embedded; a note instead when it has nothing to draw."""
-    import matplotlib.pyplot as plt
-
     try:
         fig = draw()
     except StatsError as exc:
@@ -67,7 +65,6 @@ def _figure(draw, alt: str, caption: str) -> str:
         return f'<p class="note">No figure of the {html.escape(alt)}: {reason}.</p>'
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")

@@ -1,5 +1,8 @@
 """Figures of a dataset's statistics (matplotlib, no display needed).
 
+Figures are made as ``matplotlib.figure.Figure`` objects, never through pyplot, so that
+no backend is chosen for the program that imports this module and nothing is left open.
+
 Every figure carries a title, axis labels, the number of rows behind it and the
 dataset's scenario, and uses colours that survive colour blindness (cividis, and
 the Okabe-Ito palette for lines).
@@ -11,17 +14,14 @@ import re
 import textwrap
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from ..core.cards import Strain  # noqa: E402
-from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL  # noqa: E402
-from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats  # noqa: E402
-from .groups import StatsError, group_make_rates  # noqa: E402
-from .output import file_path_problem  # noqa: E402
+from ..core.cards import Strain
+from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL
+from .defence import OUTCOME_NAMES, OUTCOMES, defence_stats
+from .groups import StatsError, group_make_rates
+from .output import file_path_problem
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442",
              "#000000")
@@ -74,7 +74,8 @@ def makerate_figure(path: str | Path, scenario: str = "random deals", mode: str 
     groups = {Strain(g.key[0]): g for g in _groups(path, ("strain",), where, mode)}
     strains = list(groups)
     rates = np.array([[groups[s].rates[level].value for s in strains] for level in LEVELS])
-    fig, ax = plt.subplots(figsize=(7, 4.8))
+    fig = Figure(figsize=(7, 4.8))
+    ax = fig.subplots()
     top = max(10.0, float(np.ceil(rates.max() * 10)) * 10)  # the scale ends at a round 10%
     image = ax.imshow(rates * 100, cmap="cividis", vmin=0, vmax=top, aspect="auto",
                       origin="lower")
@@ -100,7 +101,8 @@ def tricks_figure(path: str | Path, scenario: str = "random deals", mode: str = 
                   where: str | None = None):
     """The distribution of the declarer's tricks in each strain."""
     groups = {Strain(g.key[0]): g for g in _groups(path, ("strain",), where, mode)}
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     width = 0.8 / max(1, len(groups))
     for k, (strain, g) in enumerate(groups.items()):
         share = g.counts / g.n
@@ -121,7 +123,8 @@ def features_figure(path: str | Path, scenario: str = "random deals", mode: str 
                     strain: Strain = Strain.H, where: str | None = None):
     """Make-rate against trump length after the widow, one line per level, with bands."""
     groups = _groups(path, ("trumps_after",), where, mode, strain)
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig = Figure(figsize=(8, 4.2))
+    ax = fig.subplots()
     lengths = [g.key[0] for g in groups]
     for k, level in enumerate(LEVELS):
         rates = [g.rates[level] for g in groups]
@@ -166,7 +169,8 @@ def defence_figure(path: str | Path, scenario: str = "random deals", where: str 
     contracts = stats.contracts
     if not contracts:
         raise StatsError(stats.no_rows_reason(path, where))
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10.5, 7), sharex=True)
+    fig = Figure(figsize=(10.5, 7))
+    top, bottom = fig.subplots(2, 1, sharex=True)
     for k, (mode, label) in enumerate((("both", "both play"), ("first", "first alone"),
                                        ("second", "second alone"))):
         _by_contract(top, contracts, [stats.quota(c, mode) for c in contracts], label,
@@ -199,7 +203,8 @@ def prospects_figure(records: list[dict], title: str, caption: str):
     best defence, with intervals, the best contract marked and passing at zero."""
     contracts = [c for c in LADDER if str(c) in {r["contract"] for r in records}]
     by_name = {r["contract"]: r for r in records}
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True)
+    fig = Figure(figsize=(10, 6.5))
+    top, bottom = fig.subplots(2, 1, sharex=True)
     x = np.arange(len(contracts))
     colours = [OKABE_ITO[int(c.strain)] for c in contracts]
     for axis, name, scale in ((top, "make", 100), (bottom, "value", 1)):
@@ -244,7 +249,8 @@ def bidding_figure(path: str | Path, scenario: str = "games"):
     if not stats.by_level:
         raise StatsError(f"{path} holds no deal with a contract (every deal was void): the "
                          "bidding figure has nothing to draw")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig = Figure(figsize=(10, 4.2))
+    left, right = fig.subplots(1, 2)
     names = [r["player"] for r in stats.players]
     money = [r["kapikia_per_deal"] for r in stats.players]
     x = np.arange(len(names))
@@ -305,12 +311,10 @@ def figure_path_problem(out: str | Path) -> str | None:
 
 
 def save(fig, out: str | Path) -> Path:
-    """Write a figure (PNG or SVG by the file's ending) and close it."""
+    """Write a figure (PNG or SVG by the file's ending)."""
     problem = figure_path_problem(out)
     out = Path(out)
     if problem:
-        plt.close(fig)
         raise ValueError(problem)
     fig.savefig(out, dpi=150)
-    plt.close(fig)
     return out
