@@ -24,7 +24,9 @@ import time
 
 from machine import two_process_capacity
 
-from prefa_sim.sim.simulate import RunConfig, chunk_table, simulate
+from prefa_sim.sim.chunks import chunk_table
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.solve.solver import Solver
 
 FIXED = {"dealer": 2, "fixed": {"first": "AKQJ9.-.A7.K98"}}

@@ -11,8 +11,8 @@ from prefa_sim.bots.base import PlayerError
 from prefa_sim.bots.files import pinned_specs
 from prefa_sim.bots.registry import player_specs
 from prefa_sim.bots.specs import player_label
+from prefa_sim.sim.config import RunConfig, RunError, read_manifest
 from prefa_sim.sim.run_folder import recover
-from prefa_sim.sim.simulate import RunConfig, RunError, read_manifest
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers

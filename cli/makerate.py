@@ -17,7 +17,8 @@ from prefa_sim.analysis.prospects import (
 from prefa_sim.core.cards import CardError, format_hand, parse_hand
 from prefa_sim.core.seats import DEFAULT_DEALER, seat_label, seat_of
 from prefa_sim.dealing.scenario import ScenarioError
-from prefa_sim.sim.simulate import RunError, is_finished, read_manifest
+from prefa_sim.sim.about import is_finished
+from prefa_sim.sim.config import RunError, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.util.workers import default_workers
 

@@ -6,7 +6,7 @@ import click
 from click.core import ParameterSource
 
 from prefa_sim.core.cards import CardError, Strain, parse_strain
-from prefa_sim.sim.simulate import dataset_caption, dataset_notes
+from prefa_sim.sim.about import dataset_caption, dataset_notes
 from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,

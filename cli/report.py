@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from prefa_sim.core.cards import CardError, parse_strain
-from prefa_sim.sim.simulate import describe_run
+from prefa_sim.sim.about import describe_run
 from prefa_sim.stats.groups import parse_where
 from prefa_sim.stats.html import report_html, report_path_problem, write_report
 

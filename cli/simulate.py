@@ -15,19 +15,13 @@ from prefa_sim.bots.base import PlayerError
 from prefa_sim.core.cards import Strain, format_discard, format_hand
 from prefa_sim.core.seats import DEFAULT_DEALER, SeatError, seat_label, seats_of
 from prefa_sim.dealing.scenario import ScenarioError, load_scenario, parse_scenario, with_overrides
+from prefa_sim.sim.about import is_finished
+from prefa_sim.sim.config import RunConfig, RunError, read_manifest
 from prefa_sim.sim.dataset import DatasetError, first_deals
+from prefa_sim.sim.plan import Plan
+from prefa_sim.sim.replay import read_replay, replay_rows
 from prefa_sim.sim.run_folder import REPLACED, recover
-from prefa_sim.sim.simulate import (
-    Plan,
-    Progress,
-    RunConfig,
-    RunError,
-    is_finished,
-    read_manifest,
-    read_replay,
-    replay_rows,
-    simulate,
-)
+from prefa_sim.sim.simulate import Progress, simulate
 from prefa_sim.solve.tables import MODES
 from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.makerate import make_rate_table

@@ -7,7 +7,7 @@ import re
 import click
 
 from prefa_sim.core.contracts import LADDER, ContractError, parse_contract
-from prefa_sim.sim.simulate import dataset_notes
+from prefa_sim.sim.about import dataset_notes
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates

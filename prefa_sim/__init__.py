@@ -44,7 +44,9 @@ _API = {
     "bots.registry": ("PLAYERS", "make_player"),
     "bots.table": ("play_out", "play_deal", "play_game"),
     # simulation runs and their datasets
-    "sim.simulate": ("RunConfig", "RunError", "simulate"),
+    "sim.config": ("RunConfig", "RunError"),
+    "sim.simulate": ("simulate",),
+    "sim.replay": ("read_replay",),
     "sim.dataset": ("DatasetError", "read_frame"),
     # statistics
     "stats.intervals": ("Estimate", "wilson"),

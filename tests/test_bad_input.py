@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from prefa_sim.cli import main
 from prefa_sim.core.cards import format_cards, format_hand
-from prefa_sim.sim.simulate import chunk_path
+from prefa_sim.sim.chunks import chunk_path
 
 from .helpers import random_deal
 

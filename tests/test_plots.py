@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
-from prefa_sim.sim.simulate import RunConfig, simulate
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.stats.plots import features_figure, makerate_figure, save, tricks_figure
 
 

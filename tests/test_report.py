@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from prefa_sim.cli import main
 from prefa_sim.core.contracts import LADDER
-from prefa_sim.sim.simulate import RunConfig, simulate
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.stats.groups import group_make_rates
 from prefa_sim.stats.output import makerate_rows
 

@@ -15,8 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from prefa_sim.cli import main
+from prefa_sim.sim.chunks import write_chunk
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.plan import prepare
 from prefa_sim.sim.run_folder import COMPLETE, MANIFEST, REPLACED
-from prefa_sim.sim.simulate import RunConfig, prepare, write_chunk
 
 SMALL = ["-n", "6", "--seed", "4", "--chunk-size", "2", "--strains", "S", "--declarers", "1",
          "--modes", "both"]

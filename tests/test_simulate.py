@@ -8,8 +8,11 @@ import pytest
 
 from prefa_sim.core.cards import Strain, format_discard, format_hand, parse_hand
 from prefa_sim.dealing.scenario import parse_scenario
+from prefa_sim.sim.chunks import chunk_path
+from prefa_sim.sim.config import RunConfig, RunError
 from prefa_sim.sim.dataset import cards_as_text, dataset_files, first_deals, read_frame
-from prefa_sim.sim.simulate import MANIFEST, RunConfig, RunError, chunk_path, simulate
+from prefa_sim.sim.run_folder import MANIFEST
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.solve.tables import active_seats, opening_leader
 from prefa_sim.stats.groups import strain_counts
 

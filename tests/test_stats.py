@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prefa_sim.core.cards import Strain
-from prefa_sim.sim.simulate import RunConfig, simulate
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.stats.groups import strain_counts
 from prefa_sim.stats.intervals import Z95, mean_interval, wilson
 from prefa_sim.stats.makerate import make_rate_table, make_rates, mean_tricks, percent

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from prefa_sim.cli import main
 from prefa_sim.core.cards import parse_hand, popcount
-from prefa_sim.sim.simulate import RunConfig, simulate
+from prefa_sim.sim.config import RunConfig
+from prefa_sim.sim.simulate import simulate
 from prefa_sim.stats.groups import StatsError, group_make_rates, parse_where
 from prefa_sim.stats.intervals import wilson
 

@@ -19,7 +19,7 @@ from ..core.cards import CardError, Strain, format_hand, parse_hand
 from ..core.contracts import LADDER, Contract
 from ..core.seats import DEFAULT_DEALER, seat_of
 from ..dealing.scenario import ScenarioError, parse_scenario, with_overrides
-from ..sim.simulate import RunConfig
+from ..sim.config import RunConfig
 from ..stats.defence import BOOTSTRAP, defence_stats
 from ..stats.groups import group_make_rates
 from ..stats.intervals import Estimate

@@ -108,7 +108,7 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
                 where: str | None = None, replicates: int = 1000,
                 trump: Strain = Strain.H) -> str:
     """The whole page for the dataset at ``path``; ``about`` describes the run (see
-    ``prefa_sim.sim.simulate.describe_run``), ``where`` filters the defence section."""
+    ``prefa_sim.sim.about.describe_run``), ``where`` filters the defence section."""
     from .plots import defence_figure, features_figure, makerate_figure, tricks_figure
 
     scenario = dict(about).get("scenario", "as in the dataset")
