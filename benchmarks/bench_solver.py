@@ -37,7 +37,7 @@ import numpy as np
 
 from prefa_sim.core.cards import iter_cards
 from prefa_sim.engine.endgame_build import build_endgame_table, endgame_table
-from prefa_sim.engine.search import STAT_NODES
+from prefa_sim.engine.layout import STAT_NODES
 from prefa_sim.solve.solver import Solver
 
 

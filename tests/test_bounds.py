@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from prefa_sim.core.cards import parse_hand
 from prefa_sim.core.position import Position
-from prefa_sim.engine.search import (
+from prefa_sim.engine.bounds import (
     control_tricks,
     guarded_trick,
     quick_tricks,

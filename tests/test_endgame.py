@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from prefa_sim.core.position import Position
 from prefa_sim.engine.endgame import ENDGAME_ENTRIES, ENDGAME_TRICKS, endgame_index, endgame_lookup
 from prefa_sim.engine.endgame_build import build_endgame_table, cache_path, endgame_table
-from prefa_sim.engine.search import STAT_ENDGAME_HITS, STAT_NODES
+from prefa_sim.engine.layout import STAT_ENDGAME_HITS, STAT_NODES
 from prefa_sim.solve.solver import Solver
 
 from .helpers import random_position, reference_value, relocate_below

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefa_sim.engine.lookup import RANK_CARDS, RELATIVE_RANKS
-from prefa_sim.engine.search import relevance_mask, relevant_cards
+from prefa_sim.engine.transposition import relevance_mask, relevant_cards
 
 
 def test_rank_cards_undo_relative_ranks() -> None:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from prefa_sim.core.cards import Strain
 from prefa_sim.core.position import Position
-from prefa_sim.engine.search import STAT_NODES, STAT_SEARCHES
+from prefa_sim.engine.layout import STAT_NODES, STAT_SEARCHES
 from prefa_sim.solve.solver import Solver
 
 from .helpers import ACTIVE_SETS, endings, random_deal, reference_value, relocate_below

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
-from .search import (
+from .layout import (
     CTX_ACTIVE,
     CTX_DECLARER,
     CTX_GENERATION,
@@ -24,10 +24,9 @@ from .search import (
     W_CARD,
     W_PLAYER,
     W_TABLE,
-    beats,
-    next_active,
-    search,
 )
+from .moves import beats, next_active
+from .search import search
 
 
 @njit(cache=True)

@@ -27,8 +27,7 @@ from .endgame import (
     endgame_index,
     relevance_counts,
 )
-from .lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
-from .search import (
+from .layout import (
     CTX_ACTIVE,
     CTX_DECLARER,
     CTX_GENERATION,
@@ -42,8 +41,9 @@ from .search import (
     W_REL,
     WAYS,
     WORK_COLUMNS,
-    search,
 )
+from .lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
+from .search import search
 from .suits import NO_TRUMP
 
 _TABLE_BITS = 15

@@ -33,8 +33,7 @@ from ..core.position import Position, PositionError
 from ..engine import driver
 from ..engine.endgame import EMPTY_ENDGAME
 from ..engine.endgame_build import endgame_table
-from ..engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
-from ..engine.search import (
+from ..engine.layout import (
     CTX_SIZE,
     GENERATION_MASK,
     MAX_MOVES,
@@ -44,6 +43,7 @@ from ..engine.search import (
     WAYS,
     WORK_COLUMNS,
 )
+from ..engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
 
 DEFAULT_TABLE_BITS = 15
 
