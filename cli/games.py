@@ -18,7 +18,7 @@ from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
 from .common import OutFolder, PrefaCommand, deal_count, scheduler_options, user_errors
-from .simulate import run_with_progress
+from .progress import run_with_progress
 
 RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
 

@@ -23,7 +23,7 @@ from prefa_sim.stats.output import records
 from prefa_sim.util.workers import default_workers
 
 from .common import OutFolder, PrefaCommand, deal_count, format_options, user_errors
-from .simulate import run_with_progress
+from .progress import run_with_progress
 
 
 @click.command(cls=PrefaCommand)

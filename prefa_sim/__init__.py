@@ -46,6 +46,7 @@ _API = {
     # simulation runs and their datasets
     "sim.config": ("RunConfig", "RunError"),
     "sim.simulate": ("simulate",),
+    "sim.options": ("new_run_config",),
     "sim.replay": ("read_replay",),
     "sim.dataset": ("DatasetError", "read_frame"),
     # statistics

@@ -232,7 +232,7 @@ def test_a_first_run_says_the_engine_compiles(monkeypatch):
 
 
 def test_the_time_to_go_leaves_the_compile_out(capsys):
-    from prefa_sim.cli.simulate import ProgressReport
+    from prefa_sim.cli.progress import ProgressReport
     from prefa_sim.sim.config import RunConfig
     from prefa_sim.sim.plan import Plan
     from prefa_sim.sim.simulate import Progress
