@@ -10,13 +10,9 @@ from prefa_sim.core.seats import seat_label
 from prefa_sim.requests.auction import auction_request, auction_result
 from prefa_sim.util.jsonl import dumps
 
-from .common import (
-    PrefaCommand,
-    batch_option,
-    dealer_option,
-    refuse_with_batch,
-    run_json_batch,
-)
+from .batch import batch_option, refuse_with_batch, run_json_batch
+from .common import PrefaCommand
+from .params import dealer_option
 
 
 @click.command(cls=PrefaCommand)

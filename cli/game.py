@@ -23,7 +23,8 @@ from prefa_sim.rules.settlement import LAST_CONTRACT_MODES
 from prefa_sim.util.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
 from prefa_sim.util.words import counted
 
-from .common import PrefaCommand, dealer_option, user_errors
+from .common import PrefaCommand, user_errors
+from .params import dealer_option
 
 
 @click.command(cls=PrefaCommand)

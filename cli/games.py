@@ -17,7 +17,8 @@ from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
-from .common import OutFolder, PrefaCommand, deal_count, scheduler_options, user_errors
+from .common import PrefaCommand, user_errors
+from .params import OutFolder, deal_count, scheduler_options
 from .progress import run_with_progress
 
 RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")

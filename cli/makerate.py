@@ -22,7 +22,8 @@ from prefa_sim.sim.config import RunError, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.util.workers import default_workers
 
-from .common import OutFolder, PrefaCommand, deal_count, format_options, user_errors
+from .common import PrefaCommand, user_errors
+from .params import OutFolder, deal_count, format_options
 from .progress import run_with_progress
 
 

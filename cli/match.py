@@ -16,7 +16,8 @@ from prefa_sim.util.jsonl import dumps
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
-from .common import PrefaCommand, deal_count, say_if_compiling, solving_players, user_errors
+from .common import PrefaCommand, say_if_compiling, solving_players, user_errors
+from .params import deal_count
 
 
 @click.command(cls=PrefaCommand)

@@ -8,7 +8,8 @@ from prefa_sim.requests.score import settle_request
 from prefa_sim.rules.settlement import LAST_CONTRACT_MODES, ROLES
 from prefa_sim.util.jsonl import dumps
 
-from .common import PrefaCommand, batch_option, refuse_with_batch, run_json_batch, user_errors
+from .batch import batch_option, refuse_with_batch, run_json_batch
+from .common import PrefaCommand, user_errors
 
 
 @click.command(cls=PrefaCommand)

@@ -20,15 +20,8 @@ from prefa_sim.stats.summary import make_rate_summary
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
-from .common import (
-    OutFolder,
-    PrefaCommand,
-    SeatList,
-    deal_count,
-    dealer_option,
-    scheduler_options,
-    user_errors,
-)
+from .common import PrefaCommand, user_errors
+from .params import OutFolder, SeatList, deal_count, dealer_option, scheduler_options
 from .progress import run_with_progress
 
 DEFAULT_DEALS = 2500

@@ -11,17 +11,9 @@ from prefa_sim.requests.text import answer_text
 from prefa_sim.solve.solver import Solver
 from prefa_sim.util.jsonl import dumps
 
-from .common import (
-    SEAT,
-    PrefaCommand,
-    SeatList,
-    batch_option,
-    dealer_option,
-    refuse_with_batch,
-    report_text_batch,
-    say_if_compiling,
-    user_errors,
-)
+from .batch import batch_option, refuse_with_batch, report_text_batch
+from .common import PrefaCommand, say_if_compiling, user_errors
+from .params import SEAT, SeatList, dealer_option
 
 EXAMPLE_DEAL = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 """First hand (seat 0) holds a heart hand; the widow is the nine of spades and the ace of hearts."""

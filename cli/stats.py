@@ -14,7 +14,8 @@ from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
 from prefa_sim.stats.output import makerate_rows, render
 from prefa_sim.util.jsonl import dumps
 
-from .common import PrefaCommand, format_options, say_notes
+from .common import PrefaCommand, say_notes
+from .params import format_options
 
 
 @click.group()

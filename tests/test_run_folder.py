@@ -18,7 +18,7 @@ from prefa_sim.cli import main
 from prefa_sim.sim.chunks import write_chunk
 from prefa_sim.sim.config import RunConfig
 from prefa_sim.sim.plan import prepare
-from prefa_sim.sim.run_folder import COMPLETE, MANIFEST, REPLACED
+from prefa_sim.sim.run_folder import COMPLETE, MANIFEST, REPLACED, REPLAY_FILE
 
 SMALL = ["-n", "6", "--seed", "4", "--chunk-size", "2", "--strains", "S", "--declarers", "1",
          "--modes", "both"]
@@ -148,6 +148,21 @@ def test_the_next_command_restores_a_run_whose_replacement_wrote_no_part(tmp_pat
     shown = run("show", out, "-n", 1)
     assert shown.exit_code == 0
     assert "restored the run that an interrupted --force had set aside" in shown.stderr
+    assert everything(out) == before and pd.read_parquet(out).equals(first)
+
+
+@pytest.mark.parametrize("name", [MANIFEST, REPLAY_FILE])
+def test_a_record_half_written_by_a_killed_force_goes_with_the_new_run(name, tmp_path):
+    out = tmp_path / "run"
+    first = small_run(out)
+    before = everything(out)
+    plan = prepare(OTHER, out, resume=False, force=True)
+    plan.lock.release()
+    for record in (MANIFEST, REPLAY_FILE):  # killed while writing the new record
+        (out / record).unlink(missing_ok=True)
+    (out / f".{name}.tmp").write_bytes(b"")
+    shown = run("show", out, "-n", 1)
+    assert shown.exit_code == 0 and "restored the run" in shown.stderr
     assert everything(out) == before and pd.read_parquet(out).equals(first)
 
 

@@ -26,6 +26,7 @@ from .run_folder import (
     recover_locked,
     run_files,
     set_aside,
+    temporary_name,
 )
 
 
@@ -51,7 +52,7 @@ class Plan:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
+    temporary = path.with_name(temporary_name(path.name))
     temporary.write_bytes(data)
     os.replace(temporary, path)
 
@@ -158,7 +159,7 @@ def _plan(config: RunConfig, out_dir: Path, resume: bool, force: bool,
         return _resume_plan(config, out_dir)
     if resume:
         raise RunError(f"{out_dir} holds no run to resume")
-    if not force and run_files(out_dir):
+    if not force and any(not p.name.startswith(".") for p in run_files(out_dir)):
         raise RunError(f"{out_dir} holds Parquet parts but no run of prefa-sim; choose "
                        "another folder, or --force to replace them")
     plan = Plan(lambda: iter(range(config.chunks)), config.chunks, [],

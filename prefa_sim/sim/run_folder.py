@@ -76,10 +76,17 @@ def try_lock(folder: Path) -> RunLock | None:
         return None
 
 
+def temporary_name(name: str) -> str:
+    """The hidden name a run's record (or replay) is written under before its rename."""
+    return f".{name}.tmp"
+
+
 def run_files(folder: Path) -> list[Path]:
-    """The files of a run in ``folder``: parts, temporary parts, the record, the replay."""
+    """The files of a run in ``folder``: parts, the record, the replay, and each of them
+    half written (under its temporary name)."""
     names = [*folder.glob(PART_GLOB), *folder.glob(TEMPORARY_PART_GLOB)]
-    return names + [folder / n for n in (MANIFEST, REPLAY_FILE) if (folder / n).exists()]
+    records = [n for name in (MANIFEST, REPLAY_FILE) for n in (name, temporary_name(name))]
+    return names + [folder / n for n in records if (folder / n).exists()]
 
 
 def set_aside(folder: Path) -> Path | None:
