@@ -57,6 +57,9 @@ GOOD_LINES = {
     (NOT_UTF8, "not UTF-8 text (byte 0xff at column 15)"),
     (DEEP, "nested too deeply"),
     (b"{not json", "not valid JSON"),
+    (b'{"calls": ["6S"], "x": "\\ud800"}', "half of a UTF-16 surrogate pair"),
+    (b'{"calls": ["6S"], "x": 1e999}', "1e999 is too large to be a number"),
+    (b'{"calls": ["6S"], "x": ' + b"9" * 5000 + b"}", "a whole number of 5000 digits"),
 ])
 def test_batch_modes_answer_a_bad_line_and_go_on(command, bad, message, tmp_path):
     good = GOOD_LINES[command]

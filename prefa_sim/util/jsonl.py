@@ -8,6 +8,8 @@ number while the other lines go on.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -85,18 +87,63 @@ def number_line(number: int, raw: bytes | str) -> Line | None:
     return Line(number, text) if text.strip() else None
 
 
+MAX_DIGITS = 100
+"""The longest whole number a line may hold: far beyond any count of the game."""
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def decode(text: str | bytes) -> Any:
     """``json.loads`` with the reader's error messages (``LineError``), strict as JSON
-    itself: a key twice in one object, and ``NaN`` or ``Infinity``, are refused (Python's
-    reader would keep the last key and read the constants)."""
+    itself: a key twice in one object, ``NaN`` or ``Infinity`` (or a number too large to
+    be finite), and a string with half of a UTF-16 surrogate pair (``"\\ud800"``, no
+    character, which no answer could be written with) are refused; so is a whole number
+    of more than ``MAX_DIGITS`` digits."""
     try:
         end = b"\r\n" if isinstance(text, bytes) else "\r\n"
-        return json.loads(text.rstrip(end),  # the column of an error in this line
-                          object_pairs_hook=_object, parse_constant=_constant)
+        obj = json.loads(text.rstrip(end),  # the column of an error in this line
+                         object_pairs_hook=_object, parse_constant=_constant,
+                         parse_float=_float, parse_int=_int)
     except json.JSONDecodeError as exc:
         raise LineError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise LineError("JSON nested too deeply to read") from None
+    pattern = _SURROGATE_ESCAPE_BYTES if isinstance(text, bytes) else _SURROGATE_ESCAPE
+    if pattern.search(text) and _lone_surrogate(obj):
+        raise LineError("not valid text: a string holds half of a UTF-16 surrogate pair "
+                        "(such as \"\\ud800\"), which is no character")
+    return obj
+
+
+def _lone_surrogate(obj: Any) -> bool:
+    """Does a string in ``obj`` (its keys included) hold a lone surrogate?"""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= char <= "\udfff" for char in item):
+                return True
+        elif isinstance(item, dict):
+            stack += item.keys()
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return False
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise LineError(f"not valid for a request: a whole number of {len(text)} digits "
+                        f"(at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise LineError(f"not valid for a request: {text[:20]} is too large to be a number")
+    return value
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict:
