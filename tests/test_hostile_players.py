@@ -113,6 +113,24 @@ class NameProp:
 class SometimesLiar:
     def act(self, observation, rng):
         return EqualsAll() if observation.hand & 1 else observation.legal[0]
+
+
+class MutatesLegal:
+    """Turns the pass it was offered into a raise to 10NT, in place, and returns it."""
+    def act(self, observation, rng):
+        action = observation.legal[-1]
+        object.__setattr__(action, "kind", "raise")
+        object.__setattr__(action, "contract", Contract(10, Strain.NT))
+        return action
+
+
+class MutatesHistory:
+    """Rewrites every call of the auction so far, in place, then passes."""
+    def act(self, observation, rng):
+        for _, call in observation.calls:
+            object.__setattr__(call, "kind", "pass")
+            object.__setattr__(call, "contract", None)
+        return observation.legal[-1]
 '''
 
 
@@ -166,6 +184,7 @@ def test_the_rules_engine_refuses_an_object_equal_to_everything():
     ("FieldRaise", "failed in the play phase: RuntimeError: boom in eq"),
     ("RaisesBase", "failed in the auction phase: Base: not an Exception"),
     ("NameProp", "player NameProp in seat 0, deal 0 of seed 11, failed in the auction phase"),
+    ("MutatesLegal", "chose 10NT, which is not legal in the auction phase"),
 ])
 def test_a_hostile_player_is_stopped_with_its_seat_and_deal(hostile, name, message):
     player = make_player(f"{hostile}:{name}")
@@ -178,6 +197,19 @@ def test_a_hostile_player_is_stopped_with_its_seat_and_deal(hostile, name, messa
     assert message in str(caught.value)
     assert f"player {name} in seat {mover}, deal " in str(caught.value)
     assert " of seed 11," in str(caught.value)
+
+
+def test_a_player_changing_what_it_was_shown_changes_nothing_of_the_deal(hostile):
+    rewriter = make_player(f"{hostile}:MutatesHistory")
+    raised = 0
+    for index in range(6):
+        deal = play_deal([RandomPlayer(), rewriter, RandomPlayer()], 11, index)
+        again = Deal(list(deal.hands_dealt), deal.widow, deal.dealer)
+        for _, action in deal.history:  # every recorded action is still the one applied
+            again.apply(action)
+        assert again.settlement == deal.settlement and again.history == deal.history
+        raised += any(call.kind == "raise" for _, call in deal.auction.calls)
+    assert raised  # a raise was shown to the player, and it stayed a raise
 
 
 @pytest.mark.parametrize("name, error", [("Raiser", "RuntimeError: my strategy broke"),

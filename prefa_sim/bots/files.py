@@ -3,6 +3,7 @@ table seats such a player in, and the pinning of files a run records."""
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,7 +50,10 @@ class FilePlayer(Player):
         self.sees_all_cards = False
 
     def act(self, observation: Observation, rng) -> object:
-        return self.inner.act(observation, rng)
+        """The file's decision on a copy of the observation: what the file's code changes
+        in it (an action of ``legal``, a call of the auction) never reaches the engine,
+        which judges the action against its own legal actions."""
+        return self.inner.act(copy.deepcopy(observation), rng)
 
 
 def pinned_specs(specs: Sequence[str]) -> tuple[list[str], dict[str, str]]:
