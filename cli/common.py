@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from prefa_sim.core.cards import CardError, parse_card
+from prefa_sim.util.words import counted
 from prefa_sim.util.workers import WorkerDied
 
 _VOID_FIRST_HAND = re.compile(r"^-(\.[^./\\\s]*){3}$")
@@ -165,3 +166,8 @@ def say_notes(notes: Iterable[str], machine: bool = False) -> None:
     standard output, or on standard error when the output is for machines (CSV, JSON)."""
     for note in notes:
         click.echo(f"({note})", err=machine)
+
+
+def say_waiting(running: int) -> None:
+    """What a first Ctrl-C does: the running jobs finish, a second Ctrl-C stops them."""
+    click.echo(f"\nwaiting for {counted(running, 'job')} (Ctrl-C again to stop now)", err=True)

@@ -8,7 +8,7 @@ import click
 
 from prefa_sim.analysis.match import match_result, play_match
 from prefa_sim.bots.base import PlayerError
-from prefa_sim.bots.registry import make_player
+from prefa_sim.bots.registry import check_players
 from prefa_sim.stats.bidding import few_warning, lettered, player_labels
 from prefa_sim.stats.intervals import MIN_BOOTSTRAP_UNITS
 from prefa_sim.stats.output import money_record, money_text, text_table
@@ -16,7 +16,7 @@ from prefa_sim.util.jsonl import dumps
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
-from .common import PrefaCommand, say_if_compiling, solving_players, user_errors
+from .common import PrefaCommand, say_if_compiling, say_waiting, solving_players, user_errors
 from .params import deal_count
 
 
@@ -38,11 +38,10 @@ def match(players, deals, seed, workers, bootstrap, as_json):
     "sampling(play=40,defence=40)"): every deal in all three seatings, so each
     player holds every hand once; then who is ahead, by how much, and whether the 95%
     interval of the difference (paired deal by deal) excludes zero."""
-    for spec in players:
-        try:
-            make_player(spec)
-        except PlayerError as exc:
-            raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
+    try:
+        check_players(players)
+    except PlayerError as exc:
+        raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
     names = player_labels(players)
     workers = workers or default_workers()
     click.echo(f"duplicate match: {counted(deals, 'deal')} x 3 seatings, seed {seed}, "
@@ -58,7 +57,7 @@ def match(players, deals, seed, workers, bootstrap, as_json):
         say_if_compiling()
     try:
         with user_errors():
-            money = play_match(players, deals, seed, workers, progress)
+            money = play_match(players, deals, seed, workers, progress, on_stop=say_waiting)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: nothing was kept", err=True)
         sys.exit(130)

@@ -18,7 +18,7 @@ from prefa_sim.sim.simulate import Progress, simulate
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import DEFAULT_SCHEDULER_TIMEOUT
 
-from .common import died, failure, say_if_compiling, solving_players
+from .common import died, failure, say_if_compiling, say_waiting, solving_players
 
 
 def run_with_progress(config: RunConfig, out: Path, header: str, workers: int,
@@ -133,8 +133,7 @@ class ProgressReport:
     def stopping(self, running: int) -> None:
         """A Ctrl-C (or an error) stops the run once its running chunks are written."""
         self.close()
-        click.echo(f"\nwaiting for {counted(running, 'job')} (Ctrl-C again to stop now)",
-                   err=True)
+        say_waiting(running)
 
     def close(self) -> None:
         if self.bar is not None:

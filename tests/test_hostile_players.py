@@ -380,3 +380,78 @@ def test_a_player_raising_keyboard_interrupt_is_its_error_not_a_ctrl_c(workers, 
     assert "player Quitter in seat 1, deal 0 of seed 1, " in done.stderr
     assert "failed in the auction phase: it raised KeyboardInterrupt" in done.stderr
     assert "interrupted" not in done.stderr and "Traceback" not in done.stderr
+
+
+ENDINGS = {
+    "osexit": "import os\nclass P:\n    def act(self, observation, rng):\n        os._exit(0)\n",
+    "segfault": "import ctypes\nclass P:\n    def act(self, observation, rng):\n"
+                "        ctypes.string_at(0)\n",
+    "interrupt": "class P:\n    def act(self, observation, rng):\n"
+                 "        raise KeyboardInterrupt\n",
+}
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("osexit", "a worker process ended (exit status 0) while player P in seat 0, game 0 "
+               "deal 0 of seed 3, was deciding in the auction phase"),
+    ("segfault", "a worker process ended (signal 11) while player P in seat 0, game 0 deal 0 "
+                 "of seed 3, was deciding in the auction phase"),
+    ("interrupt", "player P in seat 0, game 0 deal 0 of seed 3, failed in the auction phase: "
+                  "it raised KeyboardInterrupt"),
+])
+def test_a_player_that_ends_its_process_in_prefa_game_is_named(kind, message, tmp_path):
+    path = tmp_path / f"{kind}.py"
+    path.write_text(ENDINGS[kind])
+    done = subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                           "game", "--players", f"{path}:P,random,random", "--seed", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert f"Error: {message}" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+LOAD_FAILURES = {
+    "exit at import": ("import os\nos._exit(0)\nclass P:\n    pass\n",
+                       "a worker process ended (exit status 0) while player file {path} "
+                       "was loading"),
+    "interrupt at import": ("raise KeyboardInterrupt\n",
+                            "cannot load {path}: KeyboardInterrupt"),
+    "base exception at import": ("class W(BaseException):\n    pass\nraise W('x')\n",
+                                 "cannot load {path}: W: x"),
+    "exit when made": ("import os\nclass P:\n    def __init__(self):\n        os._exit(4)\n"
+                       "    def act(self, observation, rng):\n        return 0\n",
+                       "a worker process ended (exit status 4) while player P of {path} "
+                       "was being made"),
+}
+
+
+@pytest.mark.parametrize("command", ["match", "games", "game"])
+@pytest.mark.parametrize("case", sorted(LOAD_FAILURES))
+def test_a_player_file_that_fails_as_it_loads_is_one_clear_line(command, case, tmp_path):
+    text, message = LOAD_FAILURES[case]
+    path = tmp_path / "bad.py"
+    path.write_text(text)
+    spec = f"{path}:P"
+    args = {"match": ["match", spec, "random", "random", "-n", "3"],
+            "games": ["games", "--players", f"{spec},random,random", "-n", "3",
+                      "-o", str(tmp_path / "run")],
+            "game": ["game", "--players", f"{spec},random,random"]}[command]
+    done = subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                           *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert message.format(path=path) in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "interrupted" not in done.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_player_file_with_dataclasses_loads_and_its_name_is_checked(tmp_path):
+    path = tmp_path / "dc.py"
+    path.write_text("from __future__ import annotations\nimport dataclasses\n\n"
+                    "@dataclasses.dataclass\nclass Settings:\n    depth: int = 2\n\n"
+                    "class P:\n    name = 'x\\nError: everything fine (sees all cards)'\n"
+                    "    def __init__(self):\n        self.settings = Settings()\n"
+                    "    def act(self, observation, rng):\n        return observation.legal[0]\n"
+                    "\nclass Named(P):\n    name = 'careful (v2)'\n")
+    assert make_player(f"{path}:P").name == "P"  # a name with a line break: the class's
+    assert make_player(f"{path}:Named").name == "careful (v2)"
+    assert make_player(f"{path}:P").inner.settings.depth == 2

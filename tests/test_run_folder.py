@@ -356,3 +356,22 @@ def test_resume_right_after_an_interrupted_force_resumes_the_restored_run(tmp_pa
     assert result.exit_code == 0, result.output
     assert "restored the run" in result.stderr
     assert pd.read_parquet(out).equals(first)
+
+
+def test_ctrl_c_in_a_match_with_a_hanging_player_says_so_and_a_second_one_stops(tmp_path):
+    player = tmp_path / "hangs.py"
+    player.write_text(HANGING)
+    (tmp_path / "HANG").touch()
+    log = tmp_path / "stderr"
+    process = prefa("match", f"{player}:Hangs", "random", "random", "-n", 5, "-w", 1,
+                    stderr=log)
+    until(lambda: any(alive(pid) for pid in children(process.pid)))
+    time.sleep(2.0)  # the worker has loaded the player and hangs in it
+    os.killpg(process.pid, signal.SIGINT)
+    until(lambda: "waiting for 1 job (Ctrl-C again to stop now)" in log.read_text(),
+          seconds=10)
+    time.sleep(0.5)
+    assert process.poll() is None
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(10) == 130
+    assert "interrupted" in log.read_text() and "Traceback" not in log.read_text()

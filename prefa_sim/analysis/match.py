@@ -39,16 +39,19 @@ def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> tuple[int, list[list
 
 
 def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
-               progress: Callable[[int], None] | None = None, chunk: int = 20) -> np.ndarray:
+               progress: Callable[[int], None] | None = None, chunk: int = 20,
+               on_stop: Callable[[int], None] | None = None) -> np.ndarray:
     """Kapíkia (change of result) per deal and player, ``[deals, 3]``, deal ``i`` in row
     ``i`` whatever the number of workers.  Player files play in worker processes even
-    with one worker (``workers.unordered_map``'s ``isolated``)."""
+    with one worker (``workers.unordered_map``'s ``isolated``).  A Ctrl-C waits for the
+    running chunks of deals after telling ``on_stop`` how many they are."""
     jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
             for start in range(0, deals, chunk))
     isolated = any(is_file_spec(spec) for spec in specs)
     blocks: dict[int, list[list[float]]] = {}
     done = 0
-    for start, block in unordered_map(_deal_chunk, jobs, workers, isolated=isolated):
+    for start, block in unordered_map(_deal_chunk, jobs, workers, on_stop=on_stop,
+                                      isolated=isolated):
         blocks[start] = block
         done += len(block)
         if progress:

@@ -4,40 +4,82 @@ table seats such a player in, and the pinning of files a run records."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib.util
+import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..util import last_words
+from ..util.workers import ctrl_c_ignored
 from .base import Player, PlayerError
 from .observation import Observation
 from .specs import SEES_ALL, file_digest, is_file_spec, without_grant
 
+NAME = re.compile(r"[\w .,:()+=/-]{1,60}")
+"""A name a player may give itself; any other (a line break, control characters, a
+hundred characters) is replaced by its class's name in every output."""
+
 
 def load_player(path: str, name: str) -> Player:
     """The player of class ``name`` in the file ``path``, made with no arguments, in the
-    table's wrapper (``FilePlayer``); any error of the file's code is a ``PlayerError``."""
+    table's wrapper (``FilePlayer``); any error of the file's code is a ``PlayerError``.
+
+    The file runs as a module of its own (registered in ``sys.modules`` while it runs,
+    so that dataclasses and pickling find it), under a name unique to its path."""
     file = Path(path)
     if not file.is_file():
         raise PlayerError(f"player file {file} does not exist")
-    module_spec = importlib.util.spec_from_file_location(f"prefa_player_{file.stem}", file)
+    digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
+    module_name = f"prefa_player_{file.stem}_{digest}"
+    module_spec = importlib.util.spec_from_file_location(module_name, file)
     module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_name] = module
+    last_words.say(f"player file {file} was loading")
     try:
         module_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:  # a user's file: any error in it is reported
-        raise PlayerError(f"cannot load {file}: {type(exc).__name__}: {exc}") from None
-    cls = getattr(module, name, None)
+        cls = getattr(module, name, None)
+    except BaseException as exc:  # noqa: BLE001 - a user's file: any error in it is reported
+        sys.modules.pop(module_name, None)
+        if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
+            raise  # the user's Ctrl-C
+        raise PlayerError(f"cannot load {file}: {_error_text(exc)}") from _chained(exc)
     if cls is None or not callable(getattr(cls, "act", None)):
         raise PlayerError(f"{file} has no player class {name!r} with an act() method")
+    last_words.say(f"player {name} of {file} was being made")
     try:
         player = cls()
-    except (Exception, SystemExit) as exc:
-        raise PlayerError(f"cannot make {name} from {file}: {type(exc).__name__}: {exc}") \
-            from None
+    except BaseException as exc:  # noqa: BLE001
+        if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
+            raise
+        raise PlayerError(f"cannot make {name} from {file}: {_error_text(exc)}") \
+            from _chained(exc)
+    finally:
+        last_words.say("")
     try:
-        label = str(getattr(player, "name", name))
+        label = getattr(player, "name", name)
     except Exception:  # noqa: BLE001 - a name that fails: the class's own
         label = name
-    return FilePlayer(player, label)
+    return FilePlayer(player, label if isinstance(label, str) and NAME.fullmatch(label)
+                      else name)
+
+
+def _error_text(exc: BaseException) -> str:
+    """One line for an error of a player's file: its type and the start of its text."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    try:
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    except Exception:  # noqa: BLE001 - an error that cannot print itself
+        text = ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _chained(exc: BaseException) -> BaseException | None:
+    """The error to chain (for ``--debug``'s traceback): the file's own, unless it is of a
+    type of the file's that a worker process could not hand back."""
+    return exc if isinstance(exc, Exception | SystemExit) else None
 
 
 class FilePlayer(Player):

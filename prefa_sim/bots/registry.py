@@ -13,14 +13,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from ..util.workers import WorkerDied, run_isolated
 from .base import Player, PlayerError, RandomPlayer
 from .files import load_player
 from .heuristic import HeuristicParams, HeuristicPlayer
 from .oracle import OraclePlayer
 from .sampling import SamplingParams, SamplingPlayer
-from .specs import SEES_ALL, WITH_SETTINGS, without_grant
+from .specs import SEES_ALL, WITH_SETTINGS, is_file_spec, without_grant
 
 PLAYERS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
@@ -125,15 +126,34 @@ def _whole_spec(text: str) -> bool:
 
 def player_specs(specs: str) -> list[str]:
     """Three player names, seat 0 first, from a comma-separated list (one name: all
-    three), each checked by making the player once."""
+    three), each checked by making the player once (``check_players``)."""
     names = split_specs(specs)
     if len(names) == 1:
         names *= 3
     if len(names) != 3:
         raise PlayerError(f"{specs!r}: name three players (seat 0, 1, 2) or one for all")
-    for name in set(names):
-        make_player(name)
+    check_players(names)
     return names
+
+
+def check_players(specs: Sequence[str]) -> None:
+    """Make each player once, a ``PlayerError`` naming what is wrong: a player file in a
+    worker process of its own (``workers.run_isolated``), so that its code, whatever it
+    does as it loads, never ends this process."""
+    files = sorted({spec for spec in specs if is_file_spec(spec)})
+    for spec in sorted(set(specs) - set(files)):
+        make_player(spec)
+    if files:
+        try:
+            run_isolated(_check_players, files)
+        except WorkerDied as exc:
+            raise PlayerError(str(exc)) from None
+
+
+def _check_players(specs: list[str]) -> None:
+    """Make each player once (in a worker process: ``check_players``)."""
+    for spec in specs:
+        make_player(spec)
 
 
 def make_players(specs: str) -> list[Player]:

@@ -10,7 +10,6 @@ whatever the order or the machine the deals are played on.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -23,6 +22,7 @@ from ..rules.game import Game
 from ..rules.kasa import KasaGame
 from ..rules.settlement import LastContractMode
 from ..util import last_words
+from ..util.workers import ctrl_c_ignored
 from .base import Player, PlayerError
 from .observation import observe
 
@@ -78,7 +78,7 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
             action = player.act(observation, rng)
             match = exact_match(action, legal)  # a field's own == is the player's code too
         except KeyboardInterrupt:
-            if not _ignores_ctrl_c():
+            if not ctrl_c_ignored():
                 raise  # the user's Ctrl-C
             raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
                               f"phase: it raised KeyboardInterrupt") from None
@@ -91,12 +91,6 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
         last_words.say("")
         deal.apply(match, legal)
     return deal
-
-
-def _ignores_ctrl_c() -> bool:
-    """Does this process ignore Ctrl-C (a worker process)?  Then a ``KeyboardInterrupt``
-    out of a player's decision is the player's own, not the user's."""
-    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def _who(player: Player, seat: int, where: str) -> str:

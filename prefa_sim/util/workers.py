@@ -63,6 +63,12 @@ def _start_worker(parent: int, words: str | None = None) -> None:
         last_words.listen(words)
 
 
+def ctrl_c_ignored() -> bool:
+    """Does this process ignore Ctrl-C (a worker process)?  Then a ``KeyboardInterrupt``
+    raised in it is some code's own, never the user's."""
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
 def _die_with_parent(parent: int) -> None:
     """End this process when ``parent`` ends, however it ends (SIGKILL included), so
     that no worker lives on without the run that started it.
@@ -94,6 +100,17 @@ def process_pool(workers: int, words: str | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                initargs=(os.getpid(), words),
                                mp_context=multiprocessing.get_context("spawn"))
+
+
+def _exit_code(process: multiprocessing.Process) -> int | None:
+    """How a worker ended (None: it has not).  The executor's own thread may be reaping
+    it at the same moment, and a join that loses that race returns before the code is
+    set: so the code is looked at again for a while."""
+    end = time.monotonic() + KILLED_POOL_SECONDS
+    while True:
+        process.join(POLL_SECONDS)
+        if process.exitcode is not None or time.monotonic() > end:
+            return process.exitcode
 
 
 class WorkerDied(BrokenProcessPool):
@@ -214,15 +231,17 @@ class _Pool:
     def _death(self) -> WorkerDied:
         """The worker that broke the pool, by what it said last: one that ended of
         itself (the executor ends the others with SIGTERM) in preference."""
-        for process in self.processes.values():
-            process.join(KILLED_POOL_SECONDS)
-        said = [(process.exitcode != -signal.SIGTERM, process.exitcode,
-                 last_words.heard(self.words, pid))
-                for pid, process in self.processes.items()]
-        said = sorted((item for item in said if item[2]), reverse=True)
+        said = []
+        for pid, process in self.processes.items():
+            words = last_words.heard(self.words, pid)
+            if words:
+                code = _exit_code(process)
+                said.append((code != -signal.SIGTERM, pid, code, words))
         if not said:
             return WorkerDied("a worker process died (out of memory, or killed?)")
-        _, code, words = said[0]
+        _, _, code, words = max(said, key=lambda item: item[0])
+        if code is None:
+            return WorkerDied(f"a worker process broke off while {words}")
         how = f"exit status {code}" if code >= 0 else f"signal {-code}"
         return WorkerDied(f"a worker process ended ({how}) while {words}")
 
@@ -375,6 +394,16 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
             done, pending = _wait_first(pending, held)
             for future in done:
                 yield pool.result(future)
+
+
+def run_isolated(fn: Callable[..., R], *args) -> R:
+    """``fn(*args)`` in a worker process of its own: code that may end its process (a
+    player file, as it loads or plays) never ends this one.  A worker that dies is a
+    ``WorkerDied`` saying what it was doing; a Ctrl-C waits for the call, a second one
+    stops it at once."""
+    held = _HeldInterrupts()
+    with _running_pool(1, held) as pool:
+        return pool.result(pool.submit(fn, *args))
 
 
 def inline_map(fn: Callable[[T], R], items: Iterable[T],
