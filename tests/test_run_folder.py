@@ -375,3 +375,40 @@ def test_ctrl_c_in_a_match_with_a_hanging_player_says_so_and_a_second_one_stops(
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(10) == 130
     assert "interrupted" in log.read_text() and "Traceback" not in log.read_text()
+
+
+SLOW_START = """
+import time
+
+_started = []
+
+
+class SlowStart:
+    '''Thinks three seconds over its first decision in each process, then plays its first
+    legal action.'''
+    def act(self, observation, rng):
+        if not _started:
+            _started.append(True)
+            time.sleep(3)
+        return observation.legal[0]
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_one_ctrl_c_before_the_first_part_of_a_force_puts_the_old_run_back(workers, tmp_path):
+    player = tmp_path / "slow.py"
+    player.write_text(SLOW_START)
+    out = tmp_path / "run"
+    args = ["games", "--players", f"{player}:SlowStart,random,random", "-n", 40,
+            "--chunk-size", 10, "-w", workers, "-o", out]
+    assert run(*args[:-4], "-n", 10, "-w", 1, "-o", out).exit_code == 0
+    before = everything(out)
+    log = tmp_path / "stderr"
+    process = prefa(*args, "--force", stderr=log)
+    until(lambda: (out / REPLACED / COMPLETE).exists())
+    time.sleep(1.0)  # the workers think over their first decision
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(30) == 130
+    stderr = log.read_text()
+    assert "waiting for" in stderr and f"nothing was written; {out} is left as it was" in stderr
+    assert everything(out) == before

@@ -186,16 +186,22 @@ def _npy_bytes(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
-def undo_start(out_dir: Path, plan: Plan, restore: bool = True) -> None:
+def undo_start(out_dir: Path, plan: Plan, restore: bool = True,
+               discard_parts: bool = False) -> None:
     """After a failed or interrupted run: a fresh start that wrote no part is undone
     (``_restore_start``); once the new run has a part, the replaced run goes instead.
-    With ``restore`` false (tasks may still be running on a cluster) a replaced run
-    stays where it was set aside, for the next command on the folder to put right
+    With ``discard_parts`` (a Ctrl-C before the first part came in) the parts the
+    running jobs wrote after it go, and the start is undone all the same.  With
+    ``restore`` false (tasks may still be running on a cluster) a replaced run stays
+    where it was set aside, for the next command on the folder to put right
     (``run_folder.recover``)."""
     for stray in out_dir.glob(TEMPORARY_PART_GLOB):
         stray.unlink(missing_ok=True)
     if not plan.fresh:
         return
+    if discard_parts and restore:  # every part in the folder is the new run's
+        for part in out_dir.glob(PART_GLOB):
+            part.unlink()
     if any(out_dir.glob(PART_GLOB)):  # the old run's parts were all set aside at the start
         drop_replaced(out_dir)
     elif restore:

@@ -100,7 +100,9 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     ``replay``: deals to solve instead of sampling (``replay_rows``; the config's
     ``replay`` must be their hash and ``deals`` their number).  ``progress`` is
     called after each chunk, ``on_plan`` once the folder is checked and ``on_stop``
-    with the number of running chunks a Ctrl-C waits for.
+    with the number of running chunks a Ctrl-C waits for.  A Ctrl-C before the first
+    chunk came in undoes the start once they are done: the folder is left as it was (a
+    run that ``force`` replaced comes back).
     ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on; it
     is reached (within ``scheduler_timeout`` seconds) before the folder is touched, so
     a scheduler that is refused leaves the folder as it was.  ``workers`` is capped at
@@ -133,9 +135,10 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
             if progress:
                 progress(Progress(done, config.chunks, deals_done,
                                   time.perf_counter() - start, sampled.acceptance))
-    except BaseException:
+    except BaseException as exc:
         chunks.close()  # the running chunks are finished (or killed) before the folder is seen
-        undo_start(out_dir, plan, restore=client is None)
+        early = isinstance(exc, KeyboardInterrupt) and deals_done == 0
+        undo_start(out_dir, plan, restore=client is None, discard_parts=early)
         raise
     finally:
         _close_client(client, scheduler)
