@@ -11,7 +11,7 @@ from prefa_sim.bots.base import PlayerError
 from prefa_sim.bots.registry import check_players
 from prefa_sim.stats.bidding import few_warning, lettered, player_labels
 from prefa_sim.stats.intervals import MIN_BOOTSTRAP_UNITS
-from prefa_sim.stats.output import money_record, money_text, text_table
+from prefa_sim.stats.output import estimate_record, money_text, signed, text_table
 from prefa_sim.util.jsonl import dumps
 from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
@@ -73,9 +73,11 @@ def _money(e) -> str:
 
 
 def _text(result, seed: int) -> str:
+    how = ("95% intervals over deals (Student's t: too few deals for a bootstrap)"
+           if result.deals < MIN_BOOTSTRAP_UNITS else "95% bootstrap intervals over deals")
     lines = [f"duplicate match, {result.deals} deals x 3 seatings, seed {seed}; kapíkia per "
              "deal: each player's change of result summed over the deal's three seatings (the "
-             "pot shared in thirds: zero-sum), 95% bootstrap intervals over deals", ""]
+             f"pot shared in thirds: zero-sum), {how}", ""]
     labels = lettered(result.names)
     lines.append(text_table(["player", "kapíkia per deal"],
                             [[n, _money(e)] for n, e in zip(labels, result.means,
@@ -97,12 +99,14 @@ def _text(result, seed: int) -> str:
     e = result.differences[top, second]
     clear = "the interval excludes zero" if e.excludes_zero else \
         "the interval does not exclude zero"
-    detail = "too few deals to tell" if e.few else f"{e.low:+.1f}..{e.high:+.1f}; {clear}"
-    if e.value == 0:
-        lines += ["", f"ahead: nobody; {result.names[top]} and {result.names[second]} are "
-                      "level"]
+    detail = ("too few deals to tell" if e.few
+              else f"{signed(e.low)}..{signed(e.high)}; {clear}")
+    if signed(e.value) == signed(0.0):  # level to the printed tenth
+        level = [result.names[k] for k in range(3)
+                 if k == top or signed(result.differences[top, k].value) == signed(0.0)]
+        lines += ["", f"ahead: nobody; {', '.join(level[:-1])} and {level[-1]} are level"]
     else:
-        lines += ["", f"ahead: {result.names[top]}, by {e.value:+.1f} kapíkia per deal over "
+        lines += ["", f"ahead: {result.names[top]}, by {signed(e.value)} kapíkia per deal over "
                       f"{result.names[second]} ({detail})"]
     if result.deals < MIN_BOOTSTRAP_UNITS:
         lines.insert(0, few_warning(result.deals))
@@ -111,7 +115,7 @@ def _text(result, seed: int) -> str:
 
 def _as_dict(result, seed: int) -> dict:
     def est(e):
-        return money_record(e)
+        return estimate_record(e)
 
     return {"deals": result.deals, "seed": seed, "players": list(result.names),
             "kapikia_per_deal": [est(e) for e in result.means],

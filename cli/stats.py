@@ -11,7 +11,7 @@ from prefa_sim.sim.about import dataset_notes
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
-from prefa_sim.stats.output import makerate_rows, render
+from prefa_sim.stats.output import estimate_record, makerate_rows, render
 from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand, say_notes
@@ -175,14 +175,11 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
         data["void"] = {"value": result.void.value, "low": result.void.low,
                         "high": result.void.high}
         data["regret"] = [{"player": r.player, "role": r.role, "deals": r.deals,
-                           "tricks_per_deal": {"value": r.tricks.value, "low": r.tricks.low,
-                                               "high": r.tricks.high},
+                           "tricks_per_deal": estimate_record(r.tricks),
                            "error_rate": r.error_rate} for r in regrets]
         data["decision_regret"] = [
             {"player": r.player, "decision": r.decision, "unit": r.unit,
-             "decisions": r.decisions, "per_decision": {"value": r.value.value,
-                                                         "low": r.value.low,
-                                                         "high": r.value.high},
+             "decisions": r.decisions, "per_decision": estimate_record(r.value),
              "error_rate": r.error_rate} for r in decisions]
         data["notes"] = dataset_notes(dataset)
         click.echo(dumps(data))
@@ -190,17 +187,17 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
     click.echo(bidding_text(result, markdown))
     say_notes(dataset_notes(dataset))
     if regrets:
-        from prefa_sim.stats.output import text_table
+        from prefa_sim.stats.output import estimate_text, text_table
 
         click.echo("\ndouble-dummy regret of the card play (tricks given away against play "
                    "with every card seen):")
         click.echo(text_table(
             ["player", "role", "deals", "tricks per deal", "cards that lost a trick"],
             [[r.player, r.role, str(r.deals),
-              f"{r.tricks.value:.2f} ({r.tricks.low:.2f}-{r.tricks.high:.2f})",
+              estimate_text(r.tricks),
               f"{100 * r.error_rate:.1f}%"] for r in regrets], markdown))
     if decisions:
-        from prefa_sim.stats.output import text_table
+        from prefa_sim.stats.output import estimate_text, text_table
 
         click.echo("\ndouble-dummy regret of the decisions before the play (given away against "
                    "the best choice with every card seen; a defence's declarations are "
@@ -209,5 +206,5 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
             ["player", "decision", "decisions", "given away per decision", "unit",
              "decisions that lost"],
             [[r.player, r.decision, str(r.decisions),
-              f"{r.value.value:.2f} ({r.value.low:.2f}-{r.value.high:.2f})", r.unit,
+              estimate_text(r.value), r.unit,
               f"{100 * r.error_rate:.1f}%"] for r in decisions], markdown))

@@ -254,6 +254,28 @@ def test_the_time_to_go_leaves_the_compile_out(capsys):
 
 
 def test_a_match_between_equals_names_nobody_ahead():
-    result = run("match", "heuristic", "heuristic", "heuristic", "-n", 3, "-w", 1)
-    assert result.exit_code == 0
-    assert "ahead: nobody; A heuristic and B heuristic are level" in result.stdout
+    for deals, seed in ((3, 1), (2, 5), (40, 5)):
+        result = run("match", "heuristic", "heuristic", "heuristic", "-n", deals, "--seed",
+                     seed, "-w", 1)
+        assert result.exit_code == 0
+        assert "ahead: nobody; A heuristic, B heuristic and C heuristic are level" \
+            in result.stdout
+        assert "-0.0" not in result.stdout  # a hair below zero is zero
+        few = deals < 20
+        assert ("Student's t: too few deals for a bootstrap" in result.stdout) == few
+        assert ("95% bootstrap intervals over deals" in result.stdout) == (not few)
+        if few:  # no interval of zero width printed as exact
+            assert "(+0.0..+0.0" not in result.stdout
+
+
+def test_regret_over_few_deals_is_never_below_zero(tmp_path):
+    games = tmp_path / "games"
+    assert run("games", "--players", "heuristic,random,random", "-n", 4, "-w", 1, "-o",
+               games).exit_code == 0
+    text = run("stats", "bidding", games, "--regret", 4).stdout
+    cells = re.findall(r"(\d+\.\d\d) \((-?\d+\.\d\d)\.\.(-?\d+\.\d\d), few deals\)", text)
+    assert cells and all(float(low) >= 0 and float(low) <= float(value) <= float(high)
+                         for value, low, high in cells)
+    assert not re.search(r"\(-?\d+\.\d\d-\d", text)  # intervals are written low..high
+    data = json.loads(run("stats", "bidding", games, "--regret", 4, "--json").stdout)
+    assert all(r["tricks_per_deal"]["few"] for r in data["regret"])

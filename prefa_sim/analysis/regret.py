@@ -17,6 +17,7 @@ double dummy (``deal_decision_regret``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import pandas as pd
@@ -86,9 +87,16 @@ def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = N
         for key, lost in totals.items():
             per.setdefault(key, []).append(lost)
     return [Regret(labels[k], role, len(per[k, role]),
-                   bootstrap_mean(per[k, role], replicates, seed),
+                   _given_away(per[k, role], replicates, seed),
                    sum(1 for x in cards[k, role] if x > 0) / len(cards[k, role]))
             for k in range(3) for role in ("declarer", "defender") if (k, role) in per]
+
+
+def _given_away(values: list[float], replicates: int, seed: int) -> Estimate:
+    """The mean of what was given away (never below zero, nor its interval: a t interval
+    over few deals would reach below)."""
+    e = bootstrap_mean(values, replicates, seed)
+    return dataclasses.replace(e, low=max(0.0, e.low))
 
 
 # -- the decisions before the play -------------------------------------------------------
@@ -225,6 +233,6 @@ def decision_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None
             per.setdefault(((seat - seating) % 3, decision), []).append(lost)
     units = {"discard": "tricks", "contract": "kapíkia", "defence": "kapíkia"}
     return [DecisionRegret(labels[k], d, units[d], len(per[k, d]),
-                           bootstrap_mean(per[k, d], replicates, seed),
+                           _given_away(per[k, d], replicates, seed),
                            sum(1 for x in per[k, d] if x > 1e-9) / len(per[k, d]))
             for d in DECISIONS for k in range(3) if (k, d) in per]

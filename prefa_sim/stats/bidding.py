@@ -26,7 +26,7 @@ from ..rules.settlement import DEFENCES
 from ..sim.dataset import GAME_DEAL_CAP, GAMES_SCHEMA, DatasetError, read_batches
 from ..util.words import counted
 from .intervals import MIN_BOOTSTRAP_UNITS, Estimate, bootstrap_mean, ratio_bootstrap, wilson
-from .output import money_record
+from .output import estimate_record
 
 COLUMNS = ("deal", "seating", "number", "player0", "player1", "player2", "void", "declarer",
            "position", "contract", "solo", "declarations", "tricks0", "tricks1", "tricks2",
@@ -185,11 +185,11 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
     for k, name in enumerate(labels):
         won = played[played["winner"] == k]
         players.append({"player": name,
-                        "kapikia_per_deal": money_record(bootstrap_mean(score[name], replicates,
+                        "kapikia_per_deal": estimate_record(bootstrap_mean(score[name], replicates,
                                                                   seed)),
                         **_rate(won, paired, replicates, seed)})
     pairs = [{"player": a, "versus": b,
-              **money_record(bootstrap_mean(score[a] - score[b], replicates, seed))}
+              **estimate_record(bootstrap_mean(score[a] - score[b], replicates, seed))}
              for a in labels for b in labels if a != b]
 
     def grouped(key: str) -> list[dict]:
@@ -206,7 +206,7 @@ def bidding_stats(games: pd.DataFrame, replicates: int = 2000, seed: int = 0) ->
         net = group.apply(lambda r: r[f"result{int(r['declarer'])}"], axis=1)
         declarations.append({"declarations": words, "deals": len(group),
                              "share": len(group) / len(played),
-                             "declarer_kapikia": money_record(bootstrap_mean(net, replicates,
+                             "declarer_kapikia": estimate_record(bootstrap_mean(net, replicates,
                                                                        seed))})
     unit = "game" if (games["number"] > 0).any() else "deal"
     void = _rate(games, paired, replicates, seed, "void")

@@ -110,13 +110,31 @@ def money_text(value: float, low: float | None, high: float | None, few: bool = 
     bootstrap (``intervals.Estimate.few``) the interval is said to be rough, and where it
     has no width or no bounds it is not printed as if exact."""
     if low is None or high is None or not math.isfinite(low) or not math.isfinite(high) \
-            or (few and low == high):
-        return f"{value:+.1f} (too few deals for an interval)"
-    return f"{value:+.1f} ({low:+.1f}..{high:+.1f}{', few deals' if few else ''})"
+            or (few and signed(low) == signed(high)):
+        return f"{signed(value)} (too few deals for an interval)"
+    return f"{signed(value)} ({signed(low)}..{signed(high)}{', few deals' if few else ''})"
 
 
-def money_record(e: Estimate) -> dict:
-    """An estimate of kapíkia for JSON: bounds that are not finite are null, and ``few``
+def estimate_text(e: Estimate, digits: int = 2) -> str:
+    """A figure that is never negative (a rate of tricks, a regret) with its interval,
+    ``0.42 (0.10..0.81)``; as ``money_text`` over too few deals."""
+    def shown(x: float) -> str:
+        return f"{round(x, digits) + 0.0:.{digits}f}"
+    if not math.isfinite(e.low) or not math.isfinite(e.high) \
+            or (e.few and shown(e.low) == shown(e.high)):
+        return f"{shown(e.value)} (too few deals for an interval)"
+    return f"{shown(e.value)} ({shown(e.low)}..{shown(e.high)}{', few deals' if e.few else ''})"
+
+
+def signed(x: float) -> str:
+    """A number of kapíkia to one decimal with its sign; one that rounds to zero is
+    ``+0.0`` (never ``-0.0``: the sum of thirds in another order may be a hair below)."""
+    rounded = round(x, 1)
+    return f"{rounded if rounded else 0.0:+.1f}"
+
+
+def estimate_record(e: Estimate) -> dict:
+    """An estimate (kapíkia, tricks) for JSON: bounds that are not finite are null, and ``few``
     says whether the deals were too few for the bootstrap."""
     def bound(x: float) -> float | None:
         return x if math.isfinite(x) else None
