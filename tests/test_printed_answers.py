@@ -138,6 +138,27 @@ def test_stats_bidding_reads_a_dataset_written_back_and_checks_its_values(tmp_pa
         assert f"holds values outside the game's range in {shown}" in result.output
 
 
+
+def test_stats_bidding_refuses_rows_that_do_not_fit_together(tmp_path):
+    games = tmp_path / "games"
+    assert run("games", "--players", "heuristic,random,random", "-n", 12, "--duplicate",
+               "-w", 1, "-o", games).exit_code == 0
+    frame = pd.read_parquet(games)
+    assert frame["void"].any() and (~frame["void"]).any()
+    same_deal = frame.assign(deal=0)
+    void = frame.copy()
+    void["void"] = True
+    short = frame[~((frame["deal"] == 3) & (frame["seating"] == 2))]
+    for name, bad, message in (
+            ("same", same_deal, "holds deal 0 in seating 0 twice"),
+            ("void", void, "holds a void deal that moves money"),
+            ("short", short, "holds deal 3 in 2 seating(s) only")):
+        path = tmp_path / f"{name}.parquet"
+        bad.to_parquet(path)
+        result = run("stats", "bidding", path)
+        assert result.exit_code == 1 and message in result.output, result.output
+
+
 def test_solve_names_the_card_a_hand_lacks():
     result = run("solve", "QJ7.T8.A.KQJT", "AKT.AKJ.QJ7.7", "8.Q97.KT98.9", "9.-.-.A")
     assert result.exit_code == 1 and "Traceback" not in result.output

@@ -95,6 +95,33 @@ def _check_games(games: pd.DataFrame, path: str | Path) -> None:
     bad = contracts[~contracts.isin([str(c) for c in LADDER])]
     if len(bad):
         refuse("contract", bad)
+    _check_rows(games, path)
+
+
+def _check_rows(games: pd.DataFrame, path: str | Path) -> None:
+    """The rows fit together as a run writes them: each deal (or deal of a game) once per
+    seating, a void deal moving no money, and in a duplicate run (a seating other than 0)
+    every deal in all three seatings."""
+    key = games[["deal", "seating", "number"]]
+    twice = key[key.duplicated()]
+    if len(twice):
+        deal, seating, number = (int(v) for v in twice.iloc[0])
+        where = f"deal {deal}" + (f" (deal {number} of that game)" if number else "")
+        raise DatasetError(f"{path} holds {where} in seating {seating} twice: not the rows "
+                           "of one run")
+    void = games[games["void"].astype(bool)]
+    money = void[["net0", "net1", "net2", "pot_delta"]].astype(float).abs().sum(axis=1)
+    if (money > 0).any():
+        deal = int(void["deal"][money > 0].iloc[0])
+        raise DatasetError(f"{path} holds a void deal that moves money (deal {deal}): not "
+                           "the rows of one run")
+    if (games["seating"] > 0).any():
+        seatings = games.groupby("deal")["seating"].nunique()
+        short = seatings[seatings < 3]
+        if len(short):
+            raise DatasetError(f"{path} holds deal {int(short.index[0])} in "
+                               f"{int(short.iloc[0])} seating(s) only: a duplicate run holds "
+                               "every deal in all three")
 
 
 @dataclass(frozen=True)
