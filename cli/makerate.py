@@ -65,7 +65,7 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
     """
     if scheduler and not out_dir:
         raise click.UsageError("--scheduler needs --out: a folder the Dask workers share")
-    if plot_file:
+    if plot_file is not None:
         from prefa_sim.stats.plots import figure_path_problem
 
         if problem := figure_path_problem(plot_file):

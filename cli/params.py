@@ -117,3 +117,10 @@ def format_options(help_suffix: str = ""):
         return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                             show_default=True, help=f"Output format.{help_suffix}")(command)
     return decorate
+
+
+def check_where(ctx, param, value: str | None) -> str | None:
+    """A ``--where`` filter: blank text is refused (it would keep every row unsaid)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("it is empty: leave --where out to keep every row")
+    return value

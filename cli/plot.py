@@ -20,6 +20,7 @@ from prefa_sim.stats.plots import (
 )
 
 from .common import PrefaCommand
+from .params import check_where
 
 
 @click.command(cls=PrefaCommand)
@@ -31,7 +32,7 @@ from .common import PrefaCommand
               help="Defence mode (the defence figure shows every mode).")
 @click.option("-t", "--trump", default="H", show_default=True,
               help="The trump suit of the features figure.")
-@click.option("--where", default=None, metavar="EXPR",
+@click.option("--where", default=None, metavar="EXPR", callback=check_where,
               help="Keep rows that meet comparisons joined by 'and', e.g. 'trumps_after >= 5'.")
 def plot(kind, dataset, out, mode, trump, where):
     """Draw a figure of DATASET: makerate (a heat map of make-rates by level and strain),

@@ -12,6 +12,7 @@ from prefa_sim.stats.groups import parse_where
 from prefa_sim.stats.html import report_html, report_path_problem, write_report
 
 from .common import PrefaCommand
+from .params import check_where
 
 
 @click.command(cls=PrefaCommand)
@@ -19,7 +20,7 @@ from .common import PrefaCommand
 @click.option("-o", "--out", default="report.html", show_default=True,
               type=click.Path(dir_okay=False), help="The page to write.")
 @click.option("--title", default=None, help="The page's title (default: from the dataset).")
-@click.option("--where", default=None, metavar="EXPR",
+@click.option("--where", default=None, metavar="EXPR", callback=check_where,
               help="Rows for the defence section, e.g. 'trumps_after >= 5' (comparisons "
                    "joined by 'and').")
 @click.option("-t", "--trump", default="H", show_default=True,

@@ -91,6 +91,9 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
             config = read_manifest(out)
         if config is None:
             raise click.ClickException(f"{out} holds no run to resume")
+        if config.players:
+            raise click.ClickException(f"{out} holds games: finish them with prefa games -o "
+                                       f"{out} --resume")
         builtin = False
     else:
         config, replayed, bad_lines = _new_config(

@@ -15,7 +15,7 @@ from prefa_sim.stats.output import estimate_record, makerate_rows, render
 from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand, say_notes
-from .params import format_options
+from .params import check_where, format_options
 
 
 @click.group()
@@ -37,7 +37,7 @@ WHERE_HELP = ("Keep rows that meet comparisons joined by 'and', e.g. "
 @click.argument("dataset", type=click.Path(exists=True))
 @click.option("--by", default="strain", show_default=True,
               help=f"Comma-separated features to group by: {', '.join(FEATURES)}.")
-@click.option("--where", default=None, metavar="EXPR",
+@click.option("--where", default=None, metavar="EXPR", callback=check_where,
               help=WHERE_HELP)
 @click.option("--mode", type=click.Choice(MODES), default="both", show_default=True,
               help="Defence mode: both defenders, or the first or second alone.")
@@ -101,7 +101,7 @@ def _tables(value: str, fmt: str) -> list[str]:
 @click.argument("dataset", type=click.Path(exists=True))
 @click.option("-c", "--contract", "contract_text", default="all", show_default=True,
               help="Contracts to show, comma-separated (e.g. 7H,8S), or all.")
-@click.option("--where", default=None, metavar="EXPR", help=WHERE_HELP)
+@click.option("--where", default=None, metavar="EXPR", callback=check_where, help=WHERE_HELP)
 @click.option("--table", "table_text", default="quota,money,decisions", show_default=True,
               help=f"Tables to show, comma-separated, or all: {', '.join(TABLES)}.")
 @click.option("--bootstrap", type=click.IntRange(100, 100_000), default=BOOTSTRAP,

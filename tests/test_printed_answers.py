@@ -4,6 +4,7 @@ run leaves out, how many whole games a cap cut short, and small samples."""
 import json
 import re
 
+import numpy as np
 import pandas as pd
 from click.testing import CliRunner
 
@@ -226,6 +227,35 @@ def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "cannot make the folder /proc/run" in result.output
     result = run("plot", "makerate", out, "-o", "/proc/x.png")
     assert result.exit_code == 2 and "cannot write in the folder /proc" in result.output
+    result = run("makerate", "AKQJ9.A.-.KQ87", "-n", 2000, "--plot", "")
+    assert result.exit_code == 2 and "an output file is needed" in result.output
+    a_file = tmp_path / "afile"
+    a_file.write_text("")
+    result = run("makerate", "AKQJ9.A.-.KQ87", "-n", 2000, "--plot", a_file / "x.png")
+    assert result.exit_code == 2 and f"{a_file} is a file, not a folder" in result.output
+
+
+def test_small_slips_are_named(tmp_path):
+    for where in ("", "   "):
+        result = run("stats", "makerate", tmp_path, "--where", where)
+        assert result.exit_code == 2 and "leave --where out to keep every row" in result.output
+    result = run("match", "sampling(play=4,play=5)", "random", "random", "-n", 2)
+    assert result.exit_code == 2 and "sampling: play is set twice" in result.output
+    games = tmp_path / "games"
+    assert run("games", "--players", "random", "-n", 2, "-w", 1, "-o", games).exit_code == 0
+    result = run("simulate", "-o", games, "--resume")
+    assert result.exit_code == 1
+    assert f"holds games: finish them with prefa games -o {games} --resume" in result.output
+
+
+def test_make_rate_columns_never_touch():
+    from prefa_sim.stats.makerate import make_rate_table
+
+    counts = np.zeros((5, 11), dtype=np.int64)
+    counts[0, 10] = 40  # every row makes 10 tricks: 100.0% (91.2-100.0)
+    counts[1, 0] = 40
+    rows = make_rate_table(counts, "t").splitlines()
+    assert rows[2].split() == ["6", "100.0%", "(91.2-100.0)", "0.0%", "(0.0-8.8)"]
 
 
 def test_the_bidding_figure_refuses_games_without_a_contract(tmp_path):

@@ -72,6 +72,8 @@ def _with_settings(name: str, text: str) -> Player:
         if not item:
             continue
         key, sep, value = (x.strip() for x in item.partition("="))
+        if key in values:
+            raise PlayerError(f"{name}: {key} is set twice")
         if not sep or key not in fields:
             raise PlayerError(f"{name}: unknown setting {item!r} (settings: "
                               f"{', '.join(fields)})")

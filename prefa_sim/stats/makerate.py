@@ -37,10 +37,11 @@ def make_rate_table(counts: np.ndarray, title: str) -> str:
     """A text table, one column per strain with rows, one row per level, then the mean
     tricks and the number of rows; ``counts`` is ``[strain, tricks 0-10]``."""
     strains = [s for s in Strain if counts[int(s)].sum()]
-    width = 19
+    rates = {s: make_rates(counts[int(s)]) for s in strains}
+    widest = max((len(percent(e)) for s in strains for e in rates[s].values()), default=0)
+    width = max(19, widest + 2)  # a column's cells never touch the next one's
     lines = [f"{title}; 95% intervals",
              "level " + "".join(f"{s.name:<{width}}" for s in strains)]
-    rates = {s: make_rates(counts[int(s)]) for s in strains}
     for level in range(MIN_LEVEL, MAX_LEVEL + 1):
         lines.append(f"{level:<6}" + "".join(f"{percent(rates[s][level]):<{width}}"
                                              for s in strains))

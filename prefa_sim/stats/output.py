@@ -26,6 +26,8 @@ def file_path_problem(out: str | Path, endings: Sequence[str], wrong_ending: str
     out = Path(out)
     if out.suffix.lower() not in endings:
         return f"{out}: {wrong_ending}"
+    if out.parent.exists() and not out.parent.is_dir():
+        return f"{out}: {out.parent} is a file, not a folder"
     if not out.parent.is_dir():
         return f"{out}: the folder {out.parent} does not exist"
     return folder_problem(out.parent)
