@@ -31,7 +31,7 @@ _API = {
     "rules.settlement": ("Settlement", "settle"),
     "rules.game": ("Game",),
     # solving and solve requests
-    "solve.solver": ("Solver", "WidowResult"),
+    "solve.solver": ("Solver", "WidowResult", "recommended_contract"),
     "requests.solve": ("Request", "RequestError", "make_request", "solve_request", "answer"),
     "requests.auction": ("auction_result",),
     "requests.score": ("settle_request",),

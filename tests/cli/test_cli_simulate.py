@@ -129,7 +129,7 @@ def test_roles_notation_and_a_log_friendly_progress(tmp_path):
     from prefa_sim.core.cards import format_discard, parse_hand
 
     out = tmp_path / "run"
-    scenario = Path(__file__).parents[1] / "data" / "scenarios" / "fixed_hand.toml"
+    scenario = Path(__file__).parents[2] / "data" / "scenarios" / "fixed_hand.toml"
     result = run("simulate", str(scenario), "--fixed", "widow=-.-.8.7", "-n", "3", "--seed",
                  "2", "-o", str(out), "-w", "1", "--declarers", "first", "--strains", "S",
                  "--modes", "both", "--chunk-size", "1")
@@ -150,7 +150,7 @@ def test_roles_notation_and_a_log_friendly_progress(tmp_path):
 def test_a_scenario_that_fixes_a_hand_studies_that_hand(tmp_path):
     """"Is 7 hearts on?" for the fixed hand: its seat declares unless --declarers says
     otherwise, and a summary over more than one declarer says that it pools them."""
-    scenario = Path(__file__).parents[1] / "data" / "scenarios" / "first_hand_hearts.toml"
+    scenario = Path(__file__).parents[2] / "data" / "scenarios" / "first_hand_hearts.toml"
     common = ["-n", "8", "--seed", "2", "--strains", "H", "--modes", "both", "-w", "1"]
     result = run("simulate", str(scenario), *common, "-o", str(tmp_path / "fixed"))
     assert result.exit_code == 0, result.output

@@ -109,7 +109,7 @@ def test_the_command_refuses_bad_input(page, tmp_path):
 
 
 def test_a_figure_with_nothing_to_draw_is_a_note(tmp_path):
-    from .helpers import synthetic
+    from ..helpers import synthetic
 
     path = tmp_path / "run"
     synthetic(path, 12, seed=4, files=1)
@@ -137,6 +137,6 @@ def test_write_report_refuses_a_path_it_cannot_use_and_writes_nothing(tmp_path):
 def test_ci_requires_the_browser_check():
     """The browser test skips on a machine without Chromium, except in CI: .ci/run sets the
     variable that turns the skip into a failure, before it runs the suite."""
-    script = (Path(__file__).parents[1] / ".ci" / "run").read_text()
+    script = (Path(__file__).parents[2] / ".ci" / "run").read_text()
     exported = script.find("export PREFA_REQUIRE_BROWSER=1")
     assert exported != -1 and exported < script.find("pytest")

@@ -77,7 +77,7 @@ def test_the_defence_figure_draws_quotas_and_money(tmp_path):
     from prefa_sim.stats.defence import OUTCOMES, defence_stats
     from prefa_sim.stats.plots import defence_figure
 
-    from .helpers import synthetic
+    from ..helpers import synthetic
 
     path = tmp_path / "run"
     synthetic(path, 40, seed=2, files=2)

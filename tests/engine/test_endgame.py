@@ -16,7 +16,7 @@ from prefa_sim.engine.endgame_build import build_endgame_table, cache_path, endg
 from prefa_sim.engine.layout import STAT_ENDGAME_HITS, STAT_NODES
 from prefa_sim.solve.solver import Solver
 
-from .helpers import random_position, reference_value, relocate_below
+from ..helpers import random_position, reference_value, relocate_below
 
 TWO_HANDS = [(0, 1), (0, 2), (1, 2)]
 

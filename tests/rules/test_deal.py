@@ -21,7 +21,7 @@ from prefa_sim.rules.deal import (
     Solo,
 )
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 EXAMPLE = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 

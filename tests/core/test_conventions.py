@@ -16,7 +16,7 @@ from prefa_sim.core.seats import DEFAULT_DEALER, opening_leader, position_of, se
 from prefa_sim.rules.settlement import settle
 from prefa_sim.solve.tables import active_seats
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 DEALS = 10
 

@@ -13,8 +13,8 @@ from prefa_sim.core.cards import format_hand
 from prefa_sim.requests.bulk import quick_request, solve_lines
 from prefa_sim.requests.fast import DEALER, DECLARER, H0, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
 
-from .helpers import random_deal
-from .test_bulk import one_by_one, random_request
+from ..helpers import random_deal
+from ..helpers.requests import one_by_one, random_request
 
 SPACES = ["", " ", "  ", "\t", "\r\n", "\n "]
 

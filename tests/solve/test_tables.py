@@ -7,7 +7,7 @@ from prefa_sim.core.cards import Strain, iter_cards
 from prefa_sim.core.position import Position
 from prefa_sim.solve.tables import active_seats, deal_table, opening_leader
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 
 def test_opening_leader_follows_first_hand():

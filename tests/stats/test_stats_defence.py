@@ -22,7 +22,7 @@ from prefa_sim.stats.defence import (
 )
 from prefa_sim.stats.intervals import wilson
 
-from .helpers import synthetic
+from ..helpers import synthetic
 
 
 @pytest.fixture(scope="module")

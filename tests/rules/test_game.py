@@ -25,7 +25,7 @@ from prefa_sim.rules.kasa import KasaGame
 from prefa_sim.rules.settlement import SOLO_TRICKS, settle
 from prefa_sim.solve.solver import Solver
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 RANDOM = [RandomPlayer()] * 3
 """Three players of random legal actions."""

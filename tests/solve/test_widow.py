@@ -9,7 +9,7 @@ from prefa_sim.core.cards import Strain, iter_cards
 from prefa_sim.core.position import Position
 from prefa_sim.solve.solver import recommended_contract
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 
 def all_discards(solver, hands, widow, trump, leader, declarer, active):

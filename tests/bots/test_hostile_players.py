@@ -18,7 +18,7 @@ from prefa_sim.rules.auction import Auction, AuctionError, Call
 from prefa_sim.rules.deal import Deal, IllegalActionError, Play
 from prefa_sim.rules.exact import exact_match, same_value
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 HOSTILE = '''
 import dataclasses

@@ -17,7 +17,7 @@ from prefa_sim.cli import main
 from prefa_sim.core.cards import format_cards, format_hand
 from prefa_sim.sim.chunks import chunk_path
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 NOT_UTF8 = b'{"calls": ["6S\xff"]}'
 DEEP = b"[" * 20000 + b"]" * 20000

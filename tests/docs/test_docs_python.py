@@ -5,7 +5,7 @@ import io
 import re
 from pathlib import Path
 
-README = Path(__file__).parents[1] / "README.md"
+README = Path(__file__).parents[2] / "README.md"
 
 
 def test_the_readme_python_example_prints_its_output():

@@ -10,7 +10,7 @@ from prefa_sim.core.cards import Strain, format_cards, format_hand, parse_deal, 
 from prefa_sim.core.position import Position
 from prefa_sim.solve.solver import recommended_contract
 
-from .helpers import random_deal
+from ..helpers import random_deal
 
 
 def run(*args, input=None):
@@ -236,7 +236,7 @@ def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path):
     import sys
     from pathlib import Path
 
-    requests = Path(__file__).parents[1] / "data" / "solve_requests.jsonl"
+    requests = Path(__file__).parents[2] / "data" / "solve_requests.jsonl"
     batch = tmp_path / "many.jsonl"
     batch.write_text(requests.read_text() * 400)
     prefa = shutil.which("prefa", path=str(Path(sys.executable).parent)) or shutil.which("prefa")

@@ -44,6 +44,6 @@ def test_batch_keeps_order_and_reports_bad_lines():
 
 
 def test_every_command_is_in_the_readme():
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
     for name in main.commands:
         assert f"prefa {name}" in readme, name

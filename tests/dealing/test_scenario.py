@@ -15,7 +15,7 @@ from prefa_sim.dealing.scenario import (
     parse_scenario,
 )
 
-DATA = Path(__file__).parents[1] / "data" / "scenarios"
+DATA = Path(__file__).parents[2] / "data" / "scenarios"
 
 
 def draw(sampler, seed, n):

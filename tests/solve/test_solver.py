@@ -10,7 +10,7 @@ from prefa_sim.core.position import Position
 from prefa_sim.engine.layout import STAT_NODES, STAT_SEARCHES
 from prefa_sim.solve.solver import Solver
 
-from .helpers import ACTIVE_SETS, endings, random_deal, reference_value, relocate_below
+from ..helpers import ACTIVE_SETS, endings, random_deal, reference_value, relocate_below
 
 
 @settings(max_examples=300, deadline=None)

@@ -18,7 +18,7 @@ from prefa_sim.engine.bounds import (
     waiting_tricks,
 )
 
-from .helpers import ACTIVE_SETS, endings, random_position, reference_value, relocate_below
+from ..helpers import ACTIVE_SETS, endings, random_position, reference_value, relocate_below
 
 
 def hands_array(pos: Position) -> np.ndarray:
