@@ -33,6 +33,7 @@ _API = {
     # solving and solve requests
     "solve.solver": ("Solver", "WidowResult", "recommended_contract"),
     "requests.solve": ("Request", "RequestError", "make_request", "solve_request", "answer"),
+    "requests.bulk": ("solve_lines",),
     "requests.auction": ("auction_result",),
     "requests.score": ("settle_request",),
     # dealing

@@ -49,12 +49,10 @@ from .fast import (
     H0,
     H1,
     H2,
-    KEYS,
     LEADER,
     LEADERS,
     MASK,
     OK,
-    STRAIN_SPELLINGS,
     TRICKS_KEY,
     TRUMP,
     WIDOW,
@@ -63,7 +61,8 @@ from .fast import (
     scan_block_bytes,
     scan_bytes,
 )
-from .solve import ANSWER_FIELDS, REQUEST_FIELDS, answer
+from .fields import ANSWER_FIELDS, PLAIN_FIELDS, REQUEST_FIELDS, STRAIN_SPELLINGS
+from .solve import answer
 
 BLOCK = 256
 """Request lines solved together when they come one by one (``raw_blocks``)."""
@@ -237,7 +236,7 @@ def quick_request(obj: object) -> Quick | None:
 
 _ACTIVE = {mask: tuple(s for s in (0, 1, 2) if mask >> s & 1) for mask in (3, 5, 6, 7)}
 _LEADER = LEADERS.tolist()  # [dealer][active mask]
-_PLAIN = frozenset(KEYS)
+_PLAIN = frozenset(PLAIN_FIELDS)
 
 
 def _decode(text: str) -> object:
@@ -282,7 +281,7 @@ def answer_block(block: list[tuple[int, bytes | str]], solver: Solver,
 
 
 Row = list[int]
-"""A request's position as ``fast.scan_block`` gives it (columns ``OK`` to
+"""A request's position as ``fast.scan_block_bytes`` gives it (columns ``OK`` to
 ``MASK``)."""
 
 
@@ -393,14 +392,14 @@ def _row_strains(row: Row) -> tuple[int, ...]:
 
 
 def _row(r: Quick) -> Row:
-    """A request read by ``quick_request`` as a row like those of ``scan_block``."""
+    """A request read by ``quick_request`` as a row like those of ``scan_block_bytes``."""
     return [1, *r.hands, -1 if r.widow is None else r.widow,
             -1 if len(r.strains) > 1 else int(r.strains[0]), r.dealer, r.declarer, r.leader,
             r.active_mask]
 
 
 def _scannable(raw: bytes | str) -> bytes:
-    """A line as bytes for ``scan_block``: text beyond ASCII as nothing, which the scan
+    """A line as bytes for ``scan_block_bytes``: text beyond ASCII as nothing, which the scan
     leaves to the decoded path."""
     if type(raw) is bytes:
         return raw
@@ -409,7 +408,7 @@ def _scannable(raw: bytes | str) -> bytes:
 
 def _answer_start(obj: dict, r: Quick) -> str | None:
     """The answer to a request read by ``quick_request`` without its own fields and
-    closing brace (as ``scan_block`` gives them); None when it cannot be written (fields
+    closing brace (as ``scan_block_bytes`` gives them); None when it cannot be written (fields
     of its own nested too deeply), which the line answered alone says."""
     result = obj if REQUEST_FIELDS.issuperset(obj) else \
         {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}

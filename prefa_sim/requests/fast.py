@@ -28,26 +28,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.cards import RANK_LETTERS, Strain
+from ..core.cards import RANK_LETTERS
 from ..core.seats import opening_leader
 from ..engine.bits import popcount
+from .fields import PLAIN_FIELDS, STRAIN_SPELLINGS
 
 OK, H0, H1, H2, WIDOW, TRUMP, DEALER, DECLARER, LEADER, MASK = range(10)
-"""Columns of ``scan_block``'s fields; ``WIDOW`` -1 for none, ``TRUMP`` -1 for all five."""
+"""Columns of ``scan_block_bytes``'s fields; ``WIDOW`` -1 for none, ``TRUMP`` -1 for all five."""
 N_FIELDS = MASK + 1
 
-KEYS = ("hands", "trump", "declarer", "leader", "active", "dealer", "widow")
-"""The fields a qualifying line may have."""
-_N_KEYS = len(KEYS)
+_N_KEYS = len(PLAIN_FIELDS)
 _HANDS, _TRUMP, _DECLARER, _LEADER, _ACTIVE, _DEALER, _WIDOW = range(_N_KEYS)
 _SET_LAST = (_DEALER, _DECLARER, _LEADER, _ACTIVE)  # the order ``dict.update`` adds them in
 _TRUMP_SPAN, _WIDOW_SPAN = 3, 4  # rows of a line's string bounds after the three hands'
 
-STRAIN_SPELLINGS = {"S": Strain.S, "s": Strain.S, "C": Strain.C, "c": Strain.C,
-                    "D": Strain.D, "d": Strain.D, "H": Strain.H, "h": Strain.H,
-                    "NT": Strain.NT, "nt": Strain.NT, "Nt": Strain.NT, "N": Strain.NT,
-                    "n": Strain.NT}
-"""Every spelling of a strain that a batch request may use (two letters at most)."""
 
 
 def _leaders() -> np.ndarray:
@@ -76,10 +70,10 @@ def _tables() -> tuple[np.ndarray, ...]:
     """The lookup tables of ``scan_requests``: the field names, padded, and their lengths;
     each rank letter's bit within its suit's byte (-1 for other bytes); each strain
     spelling's strain, by its first byte and its second (0 for none)."""
-    names = np.zeros((len(KEYS), 8), dtype=np.uint8)
-    for k, name in enumerate(KEYS):
+    names = np.zeros((len(PLAIN_FIELDS), 8), dtype=np.uint8)
+    for k, name in enumerate(PLAIN_FIELDS):
         names[k, :len(name)] = np.frombuffer(name.encode(), dtype=np.uint8)
-    name_lengths = np.array([len(name) for name in KEYS], dtype=np.int64)
+    name_lengths = np.array([len(name) for name in PLAIN_FIELDS], dtype=np.int64)
     ranks = np.full(256, -1, dtype=np.int64)
     for bit, letter in enumerate(RANK_LETTERS):
         ranks[ord(letter)] = bit
@@ -92,14 +86,6 @@ def _tables() -> tuple[np.ndarray, ...]:
 _NAMES, _NAME_LENGTHS, _RANKS, _STRAINS = _tables()
 
 
-def scan_block(lines: list[bytes]) -> tuple[np.ndarray, list[str]]:
-    """The fields of each line and the start of each qualifying line's answer ("" for the
-    others).  ``fields[i, OK]`` is 1 when line ``i`` qualifies; the other columns of a line
-    that does not are meaningless."""
-    fields, echo, echo_ends = scan_block_bytes(lines)
-    return fields, answer_starts(echo, echo_ends)
-
-
 def answer_starts(echo: np.ndarray, echo_ends: np.ndarray) -> list[str]:
     """The answers' starts that ``scan_block_bytes`` wrote, one string a line."""
     text = echo.tobytes().decode("ascii")
@@ -108,9 +94,10 @@ def answer_starts(echo: np.ndarray, echo_ends: np.ndarray) -> list[str]:
 
 
 def scan_block_bytes(lines: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``scan_block`` with the answers' starts as one array of ASCII bytes, line ``i``'s
-    ending at ``echo_ends[i]`` (where line ``i - 1``'s ends, for one that does not
-    qualify)."""
+    """The fields of each line (``fields[i, OK]`` is 1 when line ``i`` qualifies; the
+    other columns of a line that does not are meaningless) and the start of each
+    qualifying line's answer, as one array of ASCII bytes, line ``i``'s ending at
+    ``echo_ends[i]`` (where line ``i - 1``'s ends, for one that does not qualify)."""
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     ends = np.cumsum(lengths)
     return _scan(b"".join(lines), ends - lengths, ends)

@@ -45,6 +45,7 @@ from ..core.position import Position
 from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
 from ..solve.solver import Solver, WidowResult
 from ..util.jsonl import misspelt_field
+from .fields import ANSWER_FIELDS, REQUEST_FIELDS
 
 
 class RequestError(ValueError):
@@ -181,11 +182,6 @@ def _check_hand_sizes(masks: list[Bitboard], active: tuple[int, ...],
     raise RequestError(text)
 
 
-REQUEST_FIELDS = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",
-                            "trick", "cards", "line"})
-"""The fields a solve request may set; other fields are the request's own, echoed back."""
-
-
 def parse_request(obj: Any) -> Request:
     """Check and convert one decoded JSON request."""
     if not isinstance(obj, dict):
@@ -305,12 +301,6 @@ def answer_fields(answer: Answer) -> dict:
         out["contract"] = None if contract is None else str(contract)
         out["contract_discard"] = answer.contract_discard
     return out
-
-
-ANSWER_FIELDS = ("declarer_tricks", "to_move", "card_values", "play_line", "best_tricks",
-                 "best_discards", "strains", "contract", "contract_discard")
-"""Fields an answer adds: dropped from a request that carries them, so that an old
-answer fed back as a request is answered afresh."""
 
 
 def answer(obj: Any, solver: Solver) -> dict:

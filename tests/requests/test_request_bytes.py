@@ -11,10 +11,27 @@ from hypothesis import strategies as st
 
 from prefa_sim.core.cards import format_hand
 from prefa_sim.requests.bulk import quick_request, solve_lines
-from prefa_sim.requests.fast import DEALER, DECLARER, H0, LEADER, MASK, OK, TRUMP, WIDOW, scan_block
+from prefa_sim.requests.fast import (
+    DEALER,
+    DECLARER,
+    H0,
+    LEADER,
+    MASK,
+    OK,
+    TRUMP,
+    WIDOW,
+    answer_starts,
+    scan_block_bytes,
+)
 
 from ..helpers import random_deal
 from ..helpers.requests import one_by_one, random_request
+
+
+def scan_block(lines: list[bytes]):
+    """The fields of each line and the start of each qualifying line's answer, as text."""
+    fields, echo, echo_ends = scan_block_bytes(lines)
+    return fields, answer_starts(echo, echo_ends)
 
 SPACES = ["", " ", "  ", "\t", "\r\n", "\n "]
 
