@@ -74,3 +74,13 @@ def test_the_public_api_names_each_thing_where_it_lives():
     assert "Solver" in dir(prefa_sim) and len(set(prefa_sim.__all__)) == len(prefa_sim.__all__)
     with pytest.raises(AttributeError, match="no attribute 'solver'"):
         prefa_sim.solver  # noqa: B018 - a module of the old flat root is no public name
+
+
+def test_modules_stay_small():
+    """No library module over 700 lines, no command module over 300."""
+    cli = PACKAGE.parent / "cli"
+    long = [f"{p.relative_to(PACKAGE.parent)}: {n}" for folder, limit in ((PACKAGE, 700),
+                                                                       (cli, 300))
+            for p in sorted(folder.rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > limit]
+    assert long == []

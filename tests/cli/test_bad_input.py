@@ -605,8 +605,8 @@ def test_a_misspelt_required_field_is_named_before_its_absence(command, line, me
     (b'{"result": {}, "id": 4, "round": 2}', "auction"),
 ])
 def test_fields_far_from_every_request_field_are_not_misspelt(line, fields):
+    from prefa_sim.requests.fields import REQUEST_FIELDS
     from prefa_sim.requests.score import SCORE_FIELDS
-    from prefa_sim.requests.solve import REQUEST_FIELDS
     from prefa_sim.util.jsonl import misspelt_field
 
     known = {"solve": REQUEST_FIELDS, "score": SCORE_FIELDS, "auction": ("calls", "dealer")}
@@ -619,7 +619,7 @@ def test_fields_far_from_every_request_field_are_not_misspelt(line, fields):
     ("dclarerr", "declarer"), ("lin", "line"),
 ])
 def test_case_one_letter_or_two_in_a_long_name_is_a_near_miss(key, field):
-    from prefa_sim.requests.solve import REQUEST_FIELDS
+    from prefa_sim.requests.fields import REQUEST_FIELDS
     from prefa_sim.util.jsonl import misspelt_field
 
     message = misspelt_field({key: 1}, REQUEST_FIELDS)

@@ -1,42 +1,31 @@
-"""The README's Python example prints what the README says it prints."""
+"""What the examples of the README and the guide write is ignored by git, so that trying
+them leaves a clone clean."""
 
-import contextlib
-import io
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
-README = Path(__file__).parents[2] / "README.md"
+import pytest
+
+ROOT = Path(__file__).parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 
 
-def test_the_readme_python_example_prints_its_output():
-    text = README.read_text()
-    section = text[text.index("### From Python"):]
-    code, shown = re.findall(r"```(?:python)?\n(.*?)```", section, re.S)[:2]
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(code, "README.md", "exec"), {})
-    assert printed.getvalue() == shown
-
-
-def test_gitignore_covers_what_the_readme_examples_write():
-    """Every file or folder a README example writes (-o, --plot, a redirect, the default
-    output folders) is ignored by git, so that trying them leaves the clone clean."""
-    import shutil
-    import subprocess
-
-    import pytest
-
-    if shutil.which("git") is None or not (README.parent / ".git").exists():
+def test_gitignore_covers_what_the_examples_write():
+    """Every file or folder an example writes (-o, --plot, a redirect, the default output
+    folders) is ignored by git."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.fail("this test reads the project's git checkout")
-    text = README.read_text()
-    examples = [line for line in text.splitlines() if line.startswith("$ prefa")]
     written = {"prefa-run", "prefa-games"}
-    for line in examples:
-        written |= set(re.findall(r"(?:-o|--out|--plot) ([\w./-]+\.(?:png|svg|html|jsonl))", line))
-        written |= set(re.findall(r"> ([\w./-]+)", line))
-    written |= set(re.findall(r"> ([\w./-]+\.jsonl)", text))
-    assert {"makerate.png", "report.html", "game.jsonl", "makerate-hand.png"} <= written
+    for page in PAGES:
+        for line in page.read_text().splitlines():
+            if not line.startswith("$ prefa") and "prefa_sim" not in line:
+                continue
+            written |= set(re.findall(r"(?:-o|--out|--plot) ([\w./-]*[A-Za-z][\w./-]*)", line))
+            written |= set(re.findall(r"> ([\w./-]+)", line))
+        written |= set(re.findall(r'simulate\(config, "([\w-]+)"', page.read_text()))
+    assert {"makerate.png", "report.html", "game.jsonl", "python-run"} <= written
     for path in sorted(written):
-        checked = subprocess.run(["git", "check-ignore", "-q", "--no-index", path],
-                                 cwd=README.parent)
-        assert checked.returncode == 0, f"{path} is written by a README example, not ignored"
+        checked = subprocess.run(["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT)
+        assert checked.returncode == 0, f"{path} is written by an example, not ignored"
