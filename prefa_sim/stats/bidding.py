@@ -48,12 +48,11 @@ def read_games(path: str | Path, with_actions: bool = False,
     if not frames:
         raise DatasetError(f"{path} holds no games")
     frame = pd.concat(frames, ignore_index=True)
-    frame = frame if max_rows is None else frame.head(max_rows)
-    _check_games(frame, path)
-    return frame
+    _check_games(frame, path, every_row=max_rows is None)
+    return frame if max_rows is None else frame.head(max_rows)
 
 
-def _check_games(games: pd.DataFrame, path: str | Path) -> None:
+def _check_games(games: pd.DataFrame, path: str | Path, every_row: bool = True) -> None:
     """Every value lies in the game's range (seats, positions, tricks, contracts), or the
     dataset is refused naming the column and a value, as ``stats makerate`` refuses its
     own: a figure over values the game cannot have would answer nothing."""
@@ -95,13 +94,14 @@ def _check_games(games: pd.DataFrame, path: str | Path) -> None:
     bad = contracts[~contracts.isin([str(c) for c in LADDER])]
     if len(bad):
         refuse("contract", bad)
-    _check_rows(games, path)
+    _check_rows(games, path, every_row)
 
 
-def _check_rows(games: pd.DataFrame, path: str | Path) -> None:
+def _check_rows(games: pd.DataFrame, path: str | Path, every_row: bool = True) -> None:
     """The rows fit together as a run writes them: each deal (or deal of a game) once per
-    seating, a void deal moving no money, and in a duplicate run (a seating other than 0)
-    every deal in all three seatings."""
+    seating, a void deal moving no money, every deal's results summing to zero, the same
+    players in every row, and in a duplicate run (a seating other than 0) every deal in
+    all three seatings (when ``every_row`` was read, not the first rows only)."""
     key = games[["deal", "seating", "number"]]
     twice = key[key.duplicated()]
     if len(twice):
@@ -115,7 +115,26 @@ def _check_rows(games: pd.DataFrame, path: str | Path) -> None:
         deal = int(void["deal"][money > 0].iloc[0])
         raise DatasetError(f"{path} holds a void deal that moves money (deal {deal}): not "
                            "the rows of one run")
-    if (games["seating"] > 0).any():
+    results = games[["result0", "result1", "result2"]].astype(float)
+    unbalanced = results.sum(axis=1).abs() > 1e-6
+    if unbalanced.any():
+        deal = int(games["deal"][unbalanced].iloc[0])
+        raise DatasetError(f"{path} holds a deal whose results do not sum to zero (deal "
+                           f"{deal}): not the rows of one run")
+    moved = results[games["void"].astype(bool)].abs().sum(axis=1) > 0
+    if moved.any():
+        deal = int(games["deal"][games["void"].astype(bool)][moved].iloc[0])
+        raise DatasetError(f"{path} holds a void deal that moves money (deal {deal}): not "
+                           "the rows of one run")
+    seating = games["seating"].astype(int).to_numpy()
+    names = games[["player0", "player1", "player2"]].to_numpy()
+    players = {tuple(names[i, (k + seating[i]) % 3] for k in range(3))
+               for i in range(len(games))}
+    if len(players) > 1:
+        shown = " and ".join(", ".join(p) for p in sorted(players)[:2])
+        raise DatasetError(f"{path} holds rows of different players ({shown}): not the rows "
+                           "of one run")
+    if every_row and (games["seating"] > 0).any():
         seatings = games.groupby("deal")["seating"].nunique()
         short = seatings[seatings < 3]
         if len(short):

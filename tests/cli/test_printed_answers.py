@@ -150,14 +150,28 @@ def test_stats_bidding_refuses_rows_that_do_not_fit_together(tmp_path):
     void = frame.copy()
     void["void"] = True
     short = frame[~((frame["deal"] == 3) & (frame["seating"] == 2))]
+    void_result = frame.copy()
+    row = void_result.index[void_result["void"]][0]
+    void_result.loc[row, "result0"] += 30
+    void_result.loc[row, "result1"] -= 30
+    unbalanced = frame.copy()
+    unbalanced.loc[0, "result0"] += 999
+    relabelled = frame.copy()
+    relabelled.loc[4, "player0"] = "oracle"
     for name, bad, message in (
             ("same", same_deal, "holds deal 0 in seating 0 twice"),
             ("void", void, "holds a void deal that moves money"),
+            ("void-result", void_result, "holds a void deal that moves money"),
+            ("unbalanced", unbalanced, "whose results do not sum to zero"),
+            ("relabelled", relabelled, "holds rows of different players"),
             ("short", short, "holds deal 3 in 2 seating(s) only")):
         path = tmp_path / f"{name}.parquet"
         bad.to_parquet(path)
         result = run("stats", "bidding", path)
         assert result.exit_code == 1 and message in result.output, result.output
+    for rows in (1, 4, 5):  # the first rows of a duplicate run: deals cut short are fine
+        result = run("stats", "bidding", games, "--regret", rows)
+        assert result.exit_code == 0, result.output
 
 
 def test_solve_names_the_card_a_hand_lacks():
