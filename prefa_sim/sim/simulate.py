@@ -101,8 +101,8 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     ``replay`` must be their hash and ``deals`` their number).  ``progress`` is
     called after each chunk, ``on_plan`` once the folder is checked and ``on_stop``
     with the number of running chunks a Ctrl-C waits for.  A Ctrl-C before the first
-    chunk came in undoes the start once they are done: the folder is left as it was (a
-    run that ``force`` replaced comes back).
+    chunk came in undoes the start once they are done, the chunks they wrote included:
+    the folder is left as it was (a run that ``force`` replaced comes back).
     ``scheduler``: a Dask distributed address or ``Client`` to run the chunks on; it
     is reached (within ``scheduler_timeout`` seconds) before the folder is touched, so
     a scheduler that is refused leaves the folder as it was.  ``workers`` is capped at
@@ -120,13 +120,21 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
     done = config.chunks - plan.remaining
     deals_done = 0
     sampled = SamplerStats()
+    early: list[bool] = []  # a Ctrl-C came before the first part did
+
+    def stopping(running: int) -> None:
+        if deals_done == 0:
+            early.append(True)
+        if on_stop is not None:
+            on_stop(running)
+
     chunks = run_chunks(config, out_dir, plan.todo(), min(workers, plan.remaining), client,
-                        on_stop)
+                        stopping)
     try:
         if on_plan:
             on_plan(plan)
         for index, tried, accepted in chunks:
-            if deals_done == 0:
+            if deals_done == 0 and not early:
                 drop_replaced(out_dir)  # the new run has its first part: the old one goes
             done += 1
             deals_done += len(config.chunk_deals(index))
@@ -137,8 +145,8 @@ def simulate(config: RunConfig, out_dir: str | Path, workers: int = 1, resume: b
                                   time.perf_counter() - start, sampled.acceptance))
     except BaseException as exc:
         chunks.close()  # the running chunks are finished (or killed) before the folder is seen
-        early = isinstance(exc, KeyboardInterrupt) and deals_done == 0
-        undo_start(out_dir, plan, restore=client is None, discard_parts=early)
+        undo_start(out_dir, plan, restore=client is None,
+                   discard_parts=isinstance(exc, KeyboardInterrupt) and bool(early))
         raise
     finally:
         _close_client(client, scheduler)

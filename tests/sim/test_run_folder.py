@@ -412,3 +412,22 @@ def test_one_ctrl_c_before_the_first_part_of_a_force_puts_the_old_run_back(worke
     stderr = log.read_text()
     assert "waiting for" in stderr and f"nothing was written; {out} is left as it was" in stderr
     assert everything(out) == before
+
+
+def test_one_ctrl_c_before_the_first_part_of_a_force_in_this_process(tmp_path):
+    """With one worker the chunk runs in this process and comes in after the Ctrl-C: it
+    goes too, and the old run comes back."""
+    out = tmp_path / "run"
+    small_run(out)
+    before = everything(out)
+    log = tmp_path / "stderr"
+    process = prefa("simulate", "-n", 400, "--chunk-size", 200, "-w", 1, "-o", out, "--force",
+                    stderr=log)
+    until(lambda: (out / REPLACED / COMPLETE).exists())
+    time.sleep(1.0)  # the first chunk of 200 deals takes seconds
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(60) == 130
+    stderr = log.read_text()
+    assert "waiting for 1 job" in stderr and f"nothing was written; {out} is left as it was" \
+        in stderr, stderr
+    assert everything(out) == before
