@@ -18,7 +18,7 @@ from prefa_sim.rules.settlement import LAST_CONTRACT_MODES
 from prefa_sim.util.jsonl import dumps
 from prefa_sim.util.workers import run_isolated
 
-from .common import PrefaCommand, died, failure, user_errors
+from .common import PrefaCommand, died, failure, say_waiting, user_errors
 from .params import dealer_option
 
 
@@ -92,7 +92,7 @@ def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contr
     args = (specs, seed, max_deals, last_contract, dealer, kasa, as_json)
     try:
         if any(map(is_file_spec, specs)):
-            lines = run_isolated(whole_game_sheet, *args)
+            lines = run_isolated(whole_game_sheet, *args, on_stop=say_waiting)
         else:
             lines = game_sheet(*args)
         for line in lines:

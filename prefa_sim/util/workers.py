@@ -396,14 +396,17 @@ def unordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int,
                 yield pool.result(future)
 
 
-def run_isolated(fn: Callable[..., R], *args) -> R:
+def run_isolated(fn: Callable[..., R], *args,
+                 on_stop: Callable[[int], None] | None = None) -> R:
     """``fn(*args)`` in a worker process of its own: code that may end its process (a
     player file, as it loads or plays) never ends this one.  A worker that dies is a
-    ``WorkerDied`` saying what it was doing; a Ctrl-C waits for the call, a second one
-    stops it at once."""
+    ``WorkerDied`` saying what it was doing; a Ctrl-C waits for the call (after telling
+    ``on_stop``), a second one stops it at once."""
     held = _HeldInterrupts()
-    with _running_pool(1, held) as pool:
-        return pool.result(pool.submit(fn, *args))
+    with _running_pool(1, held, on_stop) as pool:
+        future = pool.submit(fn, *args)
+        _wait_first({future}, held)  # Ctrl-C is heard while it waits
+        return pool.result(future)
 
 
 def inline_map(fn: Callable[[T], R], items: Iterable[T],

@@ -431,3 +431,20 @@ def test_one_ctrl_c_before_the_first_part_of_a_force_in_this_process(tmp_path):
     assert "waiting for 1 job" in stderr and f"nothing was written; {out} is left as it was" \
         in stderr, stderr
     assert everything(out) == before
+
+
+def test_ctrl_c_in_prefa_game_with_a_hanging_player_file(tmp_path):
+    player = tmp_path / "hangs.py"
+    player.write_text(HANGING)
+    (tmp_path / "HANG").touch()
+    log = tmp_path / "stderr"
+    process = prefa("game", "--players", f"{player}:Hangs,random,random", "--seed", 1,
+                    stderr=log)
+    until(lambda: "players: seat 0" in log.read_text())
+    time.sleep(2.0)  # the worker plays, and hangs in the player
+    os.killpg(process.pid, signal.SIGINT)
+    until(lambda: "waiting for 1 job (Ctrl-C again to stop now)" in log.read_text(),
+          seconds=10)
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(10) == 130
+    assert "interrupted" in log.read_text() and "Traceback" not in log.read_text()
