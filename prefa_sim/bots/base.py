@@ -13,6 +13,18 @@ class PlayerError(ValueError):
     """A player that cannot be loaded, or that chose an action the rules do not allow."""
 
 
+def error_text(exc: BaseException) -> str:
+    """One line for an error of a player's code: its type and the start of its text (an
+    error whose text cannot be made, whatever that raises, by its type alone)."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    try:
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    except BaseException:  # noqa: BLE001 - an error that cannot print itself
+        text = ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class Player:
     """Decides for a seat: calls, discard or solo, the contract (and the aces), the defence
     declarations, cards, claims and answers to claims.

@@ -13,25 +13,54 @@ from pathlib import Path
 
 from ..util import last_words
 from ..util.workers import ctrl_c_ignored
-from .base import Player, PlayerError
+from .base import Player, PlayerError, error_text
 from .observation import Observation
 from .specs import SEES_ALL, file_digest, is_file_spec, without_grant
 
-NAME = re.compile(r"[\w .,:()+=/-]{1,60}")
-"""A name a player may give itself; any other (a line break, control characters, a
-hundred characters) is replaced by its class's name in every output."""
+NAME = re.compile(r"[\w.,:()+=/-][\w .,:()+=/-]{0,59}")
+"""A name a player may give itself: one plain line of up to 60 characters, a plain ``str``;
+any other (a line break, control characters, blanks, a ``str`` of its own type) is
+replaced by its class's name in every output."""
+
+_MODULES: dict[str, object] = {}
+"""Player files loaded in this process, by resolved path: two seats of one file share its
+module (its classes are then one class, as pickling needs) and get an instance each."""
 
 
 def load_player(path: str, name: str) -> Player:
     """The player of class ``name`` in the file ``path``, made with no arguments, in the
     table's wrapper (``FilePlayer``); any error of the file's code is a ``PlayerError``.
 
-    The file runs as a module of its own (registered in ``sys.modules`` while it runs,
+    The file runs once per process as a module of its own (registered in ``sys.modules``,
     so that dataclasses and pickling find it), under a name unique to its path."""
     file = Path(path)
     if not file.is_file():
         raise PlayerError(f"player file {file} does not exist")
-    digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
+    module = _module(file)
+    cls = getattr(module, name, None)
+    if cls is None or not callable(getattr(cls, "act", None)):
+        raise PlayerError(f"{file} has no player class {name!r} with an act() method")
+    last_words.say(f"player {name} of {file} was being made")
+    try:
+        player = cls()
+        label = getattr(player, "name", name)
+    except BaseException as exc:  # noqa: BLE001 - a user's code: any error in it is reported
+        if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
+            raise
+        raise PlayerError(f"cannot make {name} from {file}: {error_text(exc)}") \
+            from _chained(exc)
+    finally:
+        last_words.say("")
+    plain = type(label) is str and NAME.fullmatch(label)
+    return FilePlayer(player, label if plain else name)
+
+
+def _module(file: Path):
+    """The module of a player file, run the first time this process asks for it."""
+    resolved = str(file.resolve())
+    if resolved in _MODULES:
+        return _MODULES[resolved]
+    digest = hashlib.sha256(resolved.encode()).hexdigest()[:12]
     module_name = f"prefa_player_{file.stem}_{digest}"
     module_spec = importlib.util.spec_from_file_location(module_name, file)
     module = importlib.util.module_from_spec(module_spec)
@@ -39,41 +68,15 @@ def load_player(path: str, name: str) -> Player:
     last_words.say(f"player file {file} was loading")
     try:
         module_spec.loader.exec_module(module)
-        cls = getattr(module, name, None)
     except BaseException as exc:  # noqa: BLE001 - a user's file: any error in it is reported
         sys.modules.pop(module_name, None)
         if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
             raise  # the user's Ctrl-C
-        raise PlayerError(f"cannot load {file}: {_error_text(exc)}") from _chained(exc)
-    if cls is None or not callable(getattr(cls, "act", None)):
-        raise PlayerError(f"{file} has no player class {name!r} with an act() method")
-    last_words.say(f"player {name} of {file} was being made")
-    try:
-        player = cls()
-    except BaseException as exc:  # noqa: BLE001
-        if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
-            raise
-        raise PlayerError(f"cannot make {name} from {file}: {_error_text(exc)}") \
-            from _chained(exc)
+        raise PlayerError(f"cannot load {file}: {error_text(exc)}") from _chained(exc)
     finally:
         last_words.say("")
-    try:
-        label = getattr(player, "name", name)
-    except Exception:  # noqa: BLE001 - a name that fails: the class's own
-        label = name
-    return FilePlayer(player, label if isinstance(label, str) and NAME.fullmatch(label)
-                      else name)
-
-
-def _error_text(exc: BaseException) -> str:
-    """One line for an error of a player's file: its type and the start of its text."""
-    if isinstance(exc, SystemExit):
-        return f"it called sys.exit({exc.code!r})"
-    try:
-        text = str(exc).splitlines()[0][:200] if str(exc) else ""
-    except Exception:  # noqa: BLE001 - an error that cannot print itself
-        text = ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    _MODULES[resolved] = module
+    return module
 
 
 def _chained(exc: BaseException) -> BaseException | None:

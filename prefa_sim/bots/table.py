@@ -23,7 +23,7 @@ from ..rules.kasa import KasaGame
 from ..rules.settlement import LastContractMode
 from ..util import last_words
 from ..util.workers import ctrl_c_ignored
-from .base import Player, PlayerError
+from .base import Player, PlayerError, error_text
 from .observation import observe
 
 
@@ -84,7 +84,7 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
                               f"phase: it raised KeyboardInterrupt") from None
         except BaseException as exc:  # a player's own code: one clear line
             raise PlayerError(f"{_who(player, seat, where)} failed in the {deal.phase} "
-                              f"phase: {_error_text(exc)}") from None if _foreign(exc) else exc
+                              f"phase: {error_text(exc)}") from None if _foreign(exc) else exc
         if match is None:
             raise PlayerError(f"{_who(player, seat, where)} chose {shown_action(action)}, which "
                               f"is not legal in the {deal.phase} phase")
@@ -101,16 +101,6 @@ def _foreign(exc: BaseException) -> bool:
     """Is ``exc`` of a type a worker process may fail to hand back (a class of the
     player's file that is no ``Exception``)?  Its text is kept, not the error itself."""
     return not isinstance(exc, Exception | SystemExit)
-
-
-def _error_text(exc: BaseException) -> str:
-    if isinstance(exc, SystemExit):
-        return f"it called sys.exit({exc.code!r})"
-    try:
-        text = str(exc).splitlines()[0][:200] if str(exc) else ""
-    except Exception:  # noqa: BLE001 - an error that cannot print itself
-        text = ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def play_deal(players: Sequence[Player], seed: int, index: int,

@@ -455,3 +455,104 @@ def test_a_player_file_with_dataclasses_loads_and_its_name_is_checked(tmp_path):
     assert make_player(f"{path}:P").name == "P"  # a name with a line break: the class's
     assert make_player(f"{path}:Named").name == "careful (v2)"
     assert make_player(f"{path}:P").inner.settings.depth == 2
+
+
+NAMES = '''
+import os
+
+
+class Shown(str):
+    def __format__(self, spec):
+        return "EVIL\\nSECOND LINE"
+    __str__ = __format__
+
+
+class StrSubclass:
+    name = Shown("okname")
+    def act(self, observation, rng):
+        raise RuntimeError("x")
+
+
+class Blank:
+    name = "      "
+    def act(self, observation, rng):
+        raise RuntimeError("x")
+
+
+class Quits(BaseException):
+    pass
+
+
+class NameQuits:
+    @property
+    def name(self):
+        raise Quits("no")
+    def act(self, observation, rng):
+        return observation.legal[0]
+
+
+class NameInterrupts:
+    @property
+    def name(self):
+        raise KeyboardInterrupt
+    def act(self, observation, rng):
+        return observation.legal[0]
+
+
+class NameExits:
+    @property
+    def name(self):
+        os._exit(5)
+    def act(self, observation, rng):
+        return observation.legal[0]
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise KeyboardInterrupt
+
+
+class RaisesUnprintable:
+    def act(self, observation, rng):
+        raise Unprintable()
+'''
+
+
+def _prefa(*args):
+    return subprocess.run([sys.executable, "-c", "from prefa_sim.cli import main; main()",
+                           *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name, status, message", [
+    ("StrSubclass", 1, "player StrSubclass in seat 0, game 0 deal 0 of seed 2"),
+    ("Blank", 1, "player Blank in seat 0, game 0 deal 0 of seed 2"),
+    ("NameQuits", 2, "cannot make NameQuits from {path}: Quits: no"),
+    ("NameInterrupts", 2, "cannot make NameInterrupts from {path}: KeyboardInterrupt"),
+    ("NameExits", 2, "a worker process ended (exit status 5) while player NameExits of {path} "
+                     "was being made"),
+    ("RaisesUnprintable", 1, "failed in the auction phase: Unprintable"),
+])
+def test_a_players_name_and_errors_are_its_own_yet_print_as_one_plain_line(name, status,
+                                                                           message, tmp_path):
+    path = tmp_path / "names.py"
+    path.write_text(NAMES)
+    done = _prefa("game", "--players", f"{path}:{name},random,random", "--seed", 2)
+    assert done.returncode == status, (done.stdout, done.stderr)
+    assert message.format(path=path) in done.stderr, done.stderr
+    assert "EVIL" not in done.stderr and "interrupted" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_one_file_in_two_seats_shares_its_classes(tmp_path):
+    path = tmp_path / "dc.py"
+    path.write_text("import dataclasses\n\n@dataclasses.dataclass\nclass Params:\n"
+                    "    depth: int = 2\n\nclass DC:\n    def __init__(self):\n"
+                    "        self.params = Params()\n"
+                    "    def act(self, observation, rng):\n        return observation.legal[0]\n"
+                    "\nclass Pick(DC):\n    pass\n")
+    for players in (f"{path}:DC", f"{path}:DC,{path}:Pick,random"):
+        done = _prefa("game", "--players", players, "--seed", 1, "--max-deals", 2)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("final after 2 deals")
+    first, second = make_player(f"{path}:DC"), make_player(f"{path}:DC")
+    assert first.inner is not second.inner and type(first.inner) is type(second.inner)
