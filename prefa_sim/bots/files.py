@@ -43,7 +43,10 @@ def load_player(path: str, name: str) -> Player:
     last_words.say(f"player {name} of {file} was being made")
     try:
         player = cls()
-        label = getattr(player, "name", name)
+        try:
+            label = getattr(player, "name", name)
+        except Exception:  # noqa: BLE001 - a name that fails: the class's own
+            label = name
     except BaseException as exc:  # noqa: BLE001 - a user's code: any error in it is reported
         if isinstance(exc, KeyboardInterrupt) and not ctrl_c_ignored():
             raise
