@@ -333,13 +333,14 @@ def widow_many(cells, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, 
 
 
 def compiled() -> bool:
-    """Are the kernels that every solve calls in numba's cache, so that their first call
-    loads them instead of compiling them (some half a minute)?  True when numba does not
-    say where its cache is."""
+    """Are the kernels that solves and simulations call in numba's cache, so that their
+    first call loads them instead of compiling them (some half a minute)?  True when numba
+    does not say where its cache is.  (``card_values``, called only for per-card values
+    and play lines, compiles in a few seconds of its own.)"""
     from pathlib import Path
 
     try:
         return all(Path(kernel._cache._cache_file._index_path).exists()
-                   for kernel in (solve_position, solve_many, widow_many, card_values))
+                   for kernel in (solve_position, solve_many, widow_many))
     except AttributeError:  # pragma: no cover - another numba's internals
         return True
