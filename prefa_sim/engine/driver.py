@@ -333,14 +333,13 @@ def widow_many(cells, ctx, table, rel_tab, eq_tab, endgame, work, moves, stats, 
 
 
 def compiled() -> bool:
-    """Are the kernels that solves and simulations call in numba's cache, so that their
-    first call loads them instead of compiling them (some half a minute)?  True when numba
-    does not say where its cache is.  (``card_values``, called only for per-card values
-    and play lines, compiles in a few seconds of its own.)"""
+    """Is the search kernel in numba's cache, so that the first solve loads it instead of
+    compiling it (some half a minute)?  Every solve and simulation calls it; the small
+    kernels around it compile in seconds.  True when numba does not say where its cache
+    is."""
     from pathlib import Path
 
     try:
-        return all(Path(kernel._cache._cache_file._index_path).exists()
-                   for kernel in (solve_position, solve_many, widow_many))
+        return Path(search._cache._cache_file._index_path).exists()
     except AttributeError:  # pragma: no cover - another numba's internals
         return True
