@@ -103,8 +103,8 @@ class PrefaGroup(click.Group):
 
 
 COMPILE_SECONDS = 60
-"""About how long the engine takes to compile on a first run: some 50 s in the README's
-quickstart on two cores, 82-85 s for one worker on a busy machine (2026-12-07)."""
+"""About how long the engine takes to compile on a first run: some 40 s in the README's
+quickstart on two cores, 82-85 s for one worker on a busy machine (2026-12-07, 2026-12-08)."""
 
 
 def say_if_compiling() -> None:
