@@ -24,6 +24,7 @@ from ..rules.settlement import LastContractMode
 from ..util import last_words
 from ..util.workers import ctrl_c_ignored
 from .base import Player, PlayerError, error_text
+from .files import FilePlayer
 from .observation import observe
 
 
@@ -65,15 +66,18 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
     (``exact.exact_match``), and the engine's own object is applied.  A
     player that returns anything else, or that fails (raises, or calls ``sys.exit``),
     raises ``PlayerError`` naming the player, the seat, ``where`` (the deal) and the
-    action or the error.  Before each decision the table says who decides
-    (``last_words``), so that a player that ends a worker process is named too.
+    action or the error.  Before each decision of a player file the table says who
+    decides (``last_words``), so that a player that ends a worker process is named too.
     """
     while not deal.is_terminal():
         seat = deal.current_player()
         player = players[seat]
         legal = deal.legal_actions()
         observation = observe(deal, seat, player.sees_all_cards, legal)
-        last_words.say(f"{_who(player, seat, where)} was deciding in the {deal.phase} phase")
+        untrusted = isinstance(player, FilePlayer)  # code that may end its process
+        if untrusted:
+            last_words.say(f"{_who(player, seat, where)} was deciding in the {deal.phase} "
+                           "phase")
         try:
             action = player.act(observation, rng)
             match = exact_match(action, legal)  # a field's own == is the player's code too
@@ -88,7 +92,8 @@ def play_out(deal: Deal, players: Sequence[Player], rng: np.random.Generator,
         if match is None:
             raise PlayerError(f"{_who(player, seat, where)} chose {shown_action(action)}, which "
                               f"is not legal in the {deal.phase} phase")
-        last_words.say("")
+        if untrusted:
+            last_words.say("")
         deal.apply(match, legal)
     return deal
 
