@@ -109,29 +109,24 @@ def _check_rows(games: pd.DataFrame, path: str | Path, every_row: bool = True) -
         where = f"deal {deal}" + (f" (deal {number} of that game)" if number else "")
         raise DatasetError(f"{path} holds {where} in seating {seating} twice: not the rows "
                            "of one run")
-    void = games[games["void"].astype(bool)]
-    money = void[["net0", "net1", "net2", "pot_delta"]].astype(float).abs().sum(axis=1)
-    if (money > 0).any():
-        deal = int(void["deal"][money > 0].iloc[0])
-        raise DatasetError(f"{path} holds a void deal that moves money (deal {deal}): not "
-                           "the rows of one run")
     results = games[["result0", "result1", "result2"]].astype(float)
     unbalanced = results.sum(axis=1).abs() > 1e-6
     if unbalanced.any():
         deal = int(games["deal"][unbalanced].iloc[0])
         raise DatasetError(f"{path} holds a deal whose results do not sum to zero (deal "
                            f"{deal}): not the rows of one run")
-    moved = results[games["void"].astype(bool)].abs().sum(axis=1) > 0
-    if moved.any():
-        deal = int(games["deal"][games["void"].astype(bool)][moved].iloc[0])
-        raise DatasetError(f"{path} holds a void deal that moves money (deal {deal}): not "
-                           "the rows of one run")
+    money = games[["net0", "net1", "net2", "pot_delta", "result0", "result1", "result2"]]
+    moves = games["void"].astype(bool) & (money.astype(float).abs().sum(axis=1) > 0)
+    if moves.any():
+        raise DatasetError(f"{path} holds a void deal that moves money (deal "
+                           f"{int(games['deal'][moves].iloc[0])}): not the rows of one run")
     seating = games["seating"].astype(int).to_numpy()
     names = games[["player0", "player1", "player2"]].to_numpy()
-    players = {tuple(names[i, (k + seating[i]) % 3] for k in range(3))
-               for i in range(len(games))}
+    rows = np.arange(len(games))
+    seated = pd.DataFrame({k: names[rows, (k + seating) % 3] for k in range(3)})
+    players = sorted(set(seated.drop_duplicates().itertuples(index=False, name=None)))
     if len(players) > 1:
-        shown = " and ".join(", ".join(p) for p in sorted(players)[:2])
+        shown = " and ".join(", ".join(p) for p in players[:2])
         raise DatasetError(f"{path} holds rows of different players ({shown}): not the rows "
                            "of one run")
     if every_row and (games["seating"] > 0).any():
