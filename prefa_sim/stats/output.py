@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..core.cards import Strain
@@ -111,21 +111,24 @@ def money_text(value: float, low: float | None, high: float | None, few: bool = 
     """Kapíkia with their interval, ``+12.3 (+4.0..+20.1)``; over too few deals for the
     bootstrap (``intervals.Estimate.few``) the interval is said to be rough, and where it
     has no width or no bounds it is not printed as if exact."""
-    if low is None or high is None or not math.isfinite(low) or not math.isfinite(high) \
-            or (few and signed(low) == signed(high)):
-        return f"{signed(value)} (too few deals for an interval)"
-    return f"{signed(value)} ({signed(low)}..{signed(high)}{', few deals' if few else ''})"
+    return _with_interval(value, low, high, few, signed)
 
 
 def estimate_text(e: Estimate, digits: int = 2) -> str:
     """A figure that is never negative (a rate of tricks, a regret) with its interval,
     ``0.42 (0.10..0.81)``; as ``money_text`` over too few deals."""
-    def shown(x: float) -> str:
-        return f"{round(x, digits) + 0.0:.{digits}f}"
-    if not math.isfinite(e.low) or not math.isfinite(e.high) \
-            or (e.few and shown(e.low) == shown(e.high)):
-        return f"{shown(e.value)} (too few deals for an interval)"
-    return f"{shown(e.value)} ({shown(e.low)}..{shown(e.high)}{', few deals' if e.few else ''})"
+    return _with_interval(e.value, e.low, e.high, e.few,
+                          lambda x: f"{round(x, digits) + 0.0:.{digits}f}")
+
+
+def _with_interval(value: float, low: float | None, high: float | None, few: bool,
+                   shown: Callable[[float], str]) -> str:
+    """``value (low..high)`` each written by ``shown``, marked over few deals; an interval
+    without bounds, or of no width over few deals, is said to be missing."""
+    if low is None or high is None or not math.isfinite(low) or not math.isfinite(high) \
+            or (few and shown(low) == shown(high)):
+        return f"{shown(value)} (too few deals for an interval)"
+    return f"{shown(value)} ({shown(low)}..{shown(high)}{', few deals' if few else ''})"
 
 
 def signed(x: float) -> str:
