@@ -10,13 +10,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ..helpers.markdown import Example, examples, mismatch
+from ..helpers.markdown import Example, examples, mismatch, prepare_folder, run_console
 
 ROOT = Path(__file__).parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
@@ -25,9 +24,7 @@ EXAMPLES = [example for page in PAGES for example in examples(page, ROOT)]
 
 @pytest.fixture(scope="session")
 def work_folder(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("docs")
-    (folder / "data").symlink_to(ROOT / "data")
-    return folder
+    return prepare_folder(tmp_path_factory.mktemp("docs"))
 
 
 def _environment() -> dict[str, str]:
@@ -57,8 +54,7 @@ def test_the_example_prints_what_its_page_shows(example: Example, work_folder: P
         if example.expected is not None:
             assert printed.getvalue() == example.expected
         return
-    done = subprocess.run(["bash", "-c", example.code], cwd=work_folder, env=_environment(),
-                          capture_output=True, text=True, timeout=900)
+    done = run_console(example, work_folder, _environment())
     problem = mismatch(example.expected, done.stdout, done.stderr)
     assert problem is None, f"{example.name}: $ {example.code}\n{problem}\n" \
                             f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"

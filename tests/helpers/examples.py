@@ -12,13 +12,10 @@ that leaves every example as it was shows no difference.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import tempfile
 from pathlib import Path
 
-from .markdown import examples
-
-ROOT = Path(__file__).parents[2]
+from .markdown import examples, prepare_folder, run_console
 
 
 def run_pages(pages: list[Path], out: Path) -> int:
@@ -26,14 +23,13 @@ def run_pages(pages: list[Path], out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     count = 0
     with tempfile.TemporaryDirectory(prefix="prefa-examples-") as folder:
-        (Path(folder) / "data").symlink_to(ROOT / "data")
+        prepare_folder(Path(folder))
         for page in pages:
             for example in examples(page.resolve(), page.resolve().parent):
                 if example.kind != "console":
                     continue
                 count += 1
-                done = subprocess.run(["bash", "-c", example.code], cwd=folder,
-                                      capture_output=True, text=True)
+                done = run_console(example, Path(folder))
                 (out / f"{count:02d}.cmd").write_text(example.code + "\n")
                 (out / f"{count:02d}.txt").write_text(done.stdout)
     return count

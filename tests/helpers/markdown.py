@@ -15,9 +15,11 @@ Two kinds of fenced block are examples:
 from __future__ import annotations
 
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+ROOT = Path(__file__).parents[2]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.M | re.S)
 ELLIPSIS = "…"
 
@@ -87,3 +89,16 @@ def mismatch(expected: str, stdout: str, stderr: str) -> str | None:
     if at_out < len(out):
         return f"the command printed more than the example shows: {out[at_out]!r}"
     return None
+
+
+def prepare_folder(folder: Path) -> Path:
+    """A folder for the pages' examples: it holds a link to the project's ``data``."""
+    (folder / "data").symlink_to(ROOT / "data")
+    return folder
+
+
+def run_console(example: Example, folder: Path,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """A console example's command run by bash in ``folder``, its output captured."""
+    return subprocess.run(["bash", "-c", example.code], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=900)
