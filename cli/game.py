@@ -12,14 +12,13 @@ from prefa_sim.bots.registry import player_specs
 from prefa_sim.bots.sheet import game_sheet, whole_game_sheet
 from prefa_sim.bots.specs import is_file_spec, player_label
 from prefa_sim.rules.game import Game
-from prefa_sim.rules.kasa import KasaGame
 from prefa_sim.rules.script import deal_line, final_line, play_script
-from prefa_sim.rules.settlement import LAST_CONTRACT_MODES
+from prefa_sim.rules.variants import LAST_CONTRACT_MODES, Rules
 from prefa_sim.util.jsonl import dumps
 from prefa_sim.util.workers import run_isolated
 
 from .common import PrefaCommand, died, failure, say_waiting, user_errors
-from .params import dealer_option
+from .params import dealer_option, rules_option, rules_with_aliases
 
 
 @click.command(cls=PrefaCommand)
@@ -36,15 +35,17 @@ from .params import dealer_option
                     "first deal).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=200, show_default=True,
               help="End by agreement after this many deals.")
-@click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default="normal",
-              show_default=True, help="How a pot smaller than the contract pays.")
+@rules_option()
+@click.option("--last-contract", type=click.Choice(LAST_CONTRACT_MODES), default=None,
+              help="How a pot smaller than the contract pays (the rule last_contract of "
+                   "--rules; default normal).")
 @click.option("--kasa", type=click.IntRange(min=1), default=None,
               help="Score with a personal kása of this many units each (docs/rules.md §7) "
-                   "instead of the common pot.")
+                   "instead of the common pot (the rule kasa of --rules).")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per deal (a script line that replays it), then one with "
                    "the final results.")
-def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json):
+def game(script, seed, players, dealer, max_deals, rules, last_contract, kasa, as_json):
     """Play a game and print the score sheet after each deal.
 
     SCRIPT is JSON Lines, one deal per line, the deal passing one seat on each
@@ -57,21 +58,22 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
     with --players the players take every decision, each seeing only what its
     seat may know.
     """
+    rules = rules_with_aliases(rules, last_contract=last_contract, kasa=kasa)
+    if not rules.is_default:
+        click.echo(f"rules: {rules}", err=True)
     if script is None and seed is not None and players is None:
         players = "random"  # random legal actions: the random player's
     if players is not None:
         if script is not None:
             raise click.UsageError("--players plays new deals: no SCRIPT with it")
-        _play_players(players, 1 if seed is None else seed, dealer, max_deals, last_contract,
-                      kasa, as_json)
+        _play_players(players, 1 if seed is None else seed, dealer, max_deals, rules, as_json)
         return
     if script is None:
         raise click.UsageError("give a SCRIPT file to replay, or --seed to play random "
                                "legal actions")
     if seed is not None:
         raise click.UsageError("give a SCRIPT file or --seed, not both")
-    game_state = Game(dealer=dealer, last_contract=last_contract,
-                      kasa=KasaGame([kasa] * 3) if kasa else None)
+    game_state = Game(dealer=dealer, rules=rules)
     with user_errors():
         failed = _play_script(game_state, script, max_deals, as_json)
     click.echo(final_line(game_state, as_json, failed))
@@ -79,8 +81,8 @@ def game(script, seed, players, dealer, max_deals, last_contract, kasa, as_json)
         sys.exit(1)
 
 
-def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contract: str,
-                  kasa: int | None, as_json: bool) -> None:
+def _play_players(specs: str, seed: int, dealer: int, max_deals: int, rules: Rules,
+                  as_json: bool) -> None:
     """A game played by players, its lines printed as they come; a player file plays in a
     worker process of its own, so that nothing it does ends this one."""
     try:
@@ -89,7 +91,7 @@ def _play_players(specs: str, seed: int, dealer: int, max_deals: int, last_contr
         raise click.BadParameter(str(exc), param_hint="--players") from None
     names = ", ".join(f"seat {s} {player_label(spec)}" for s, spec in enumerate(specs))
     click.echo(f"players: {names}; seed {seed}", err=True)
-    args = (specs, seed, max_deals, last_contract, dealer, kasa, as_json)
+    args = (specs, seed, max_deals, rules, dealer, as_json)
     try:
         if any(map(is_file_spec, specs)):
             lines = run_isolated(whole_game_sheet, *args, on_stop=say_waiting)

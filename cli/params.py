@@ -124,3 +124,53 @@ def check_where(ctx, param, value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise click.BadParameter("it is empty: leave --where out to keep every row")
     return value
+
+
+RULES_HELP = ("The rules of the table (docs/rules.md §7.6): a preset (default, playelephant, "
+              "guide, pagat) and/or name=value pairs, e.g. ten_nt=11,aces=each:25; "
+              "prefa rules lists them.")
+
+
+class RulesText(click.ParamType):
+    """Rules in their text form (``Rules.parse``): a bad name or value is named with the
+    valid ones."""
+
+    name = "rules"
+
+    def convert(self, value, param, ctx):
+        from prefa_sim.rules.variants import Rules, RulesError
+
+        if isinstance(value, Rules):
+            return value
+        try:
+            return Rules.parse(value)
+        except RulesError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def rules_option(help: str = RULES_HELP):
+    """``--rules RULES``: None when not given (the default rules, or a dataset's own)."""
+    return click.option("--rules", type=RulesText(), default=None, metavar="RULES", help=help)
+
+
+def rules_with_aliases(rules, **aliases):
+    """``rules`` (None: the default) with the older flags of single rules applied, such as
+    ``--last-contract fair`` and ``--kasa 31``; a flag that contradicts a rule ``--rules``
+    sets otherwise than the default is a usage error naming both."""
+    from prefa_sim.rules.variants import DEFAULT_RULES, RulesError
+
+    base = DEFAULT_RULES if rules is None else rules
+    out = base
+    for name, value in aliases.items():
+        if value is None:
+            continue
+        try:
+            changed = out.with_values({name: value})
+        except RulesError as exc:
+            raise click.UsageError(str(exc)) from None
+        if getattr(base, name) != getattr(DEFAULT_RULES, name) \
+                and getattr(changed, name) != getattr(base, name):
+            raise click.UsageError(f"--{name.replace('_', '-')} {value} contradicts --rules "
+                                   f"{rules} ({name}={getattr(base, name)})")
+        out = changed
+    return out

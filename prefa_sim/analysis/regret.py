@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.cards import ACES_MASK, Strain
-from ..core.contracts import LADDER, Contract
+from ..core.contracts import Contract
 from ..core.position import Position
 from ..core.seats import opening_leader, seats_in_play
 from ..rules.deal import Deal, Play
@@ -153,7 +153,7 @@ class _Layout:
                                      seats_in_play(self.declarer, defence.players))
             out[sequence] = float(declarer_result(contract, sequence, tricks, aces=aces,
                                                   pot=self.deal.pot,
-                                                  last_contract=self.deal.last_contract))
+                                                  rules=self.deal.rules))
         return out
 
     def against_best_defence(self, kept: int, contract: Contract, aces: bool) -> float:
@@ -182,7 +182,7 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
     twelve = deal.hands[declarer]
     lowest = deal.auction.min_contract
     solo = float(settle(lowest, solo=True, pot=deal.pot,
-                        last_contract=deal.last_contract).result["declarer"])
+                        rules=deal.rules).result["declarer"])
     deal.apply(parse_action(deal, next(actions)))
     options = [solo]
     may_aces = twelve & ACES_MASK == ACES_MASK
@@ -195,7 +195,7 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
             low, high = best.best_discards[0]
             kept = twelve & ~(1 << low | 1 << high)
             options += [layout.against_best_defence(kept, c, aces)
-                        for c in LADDER[lowest.step:] if c.strain == strain
+                        for c in deal.rules.ladder[lowest.step:] if c.strain == strain
                         for aces in ((False, True) if may_aces else (False,))]
         out.append((declarer, "contract", max(options) - solo))
         return out
@@ -206,7 +206,7 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
                               opening_leader(deal.dealer, (0, 1, 2)), declarer)
     out.append((declarer, "discard",
                 best.best_tricks - layout.tricks(kept, contract.strain, (0, 1, 2))))
-    options += [layout.against_best_defence(kept, c, aces) for c in LADDER[lowest.step:]
+    options += [layout.against_best_defence(kept, c, aces) for c in deal.rules.ladder[lowest.step:]
                 for aces in ((False, True) if may_aces else (False,))]
     chosen = layout.by_sequence(kept, contract, deal.aces)
     out.append((declarer, "contract", max(options) - min(chosen.values())))

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import SUIT_MASKS, Strain, card_suit, iter_cards, popcount
-from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
+from ..core.contracts import MAX_LEVEL, MIN_LEVEL, Contract
 from ..core.tricks import beats, trick_seats
 from ..rules.auction import Call
 from ..rules.deal import Action, Answer, Declare, Discard, Name, Play, Solo
-from ..rules.settlement import QUOTAS
+from ..rules.variants import DEFAULT_RULES, Rules
 from .base import Player
 from .evaluate import best_discard, declarer_tricks, defender_tricks
 from .observation import Observation
@@ -100,7 +100,7 @@ class HeuristicPlayer(Player):
         twelve = obs.hand | obs.discard
         strain, _, _ = self._choice(twelve)
         count = declarer_tricks(obs.hand, strain)
-        allowed = [c.level for c in LADDER[obs.min_contract.step:] if c.strain == strain]
+        allowed = [c.level for c in obs.rules.ladder[obs.min_contract.step:] if c.strain == strain]
         if not allowed:  # no step of that strain is left: name the lowest allowed
             return Name(obs.min_contract)
         lowest = allowed[0]
@@ -114,7 +114,8 @@ class HeuristicPlayer(Player):
     # -- defence ---------------------------------------------------------------------
     def _defence(self, obs: Observation) -> Action:
         return Declare(defence_word(obs.contract, obs.declarer, obs.seat, obs.hand,
-                                    tuple(obs.declarations), self.params.defend_margin))
+                                    tuple(obs.declarations), self.params.defend_margin,
+                                    obs.rules))
 
     # -- play --------------------------------------------------------------------------
     def _play(self, obs: Observation) -> Action:
@@ -179,11 +180,12 @@ class HeuristicPlayer(Player):
 
 
 def defence_word(contract: Contract, declarer: int, seat: int, hand: int,
-                 said: tuple[str, ...], margin: float = 0.0) -> str:
+                 said: tuple[str, ...], margin: float = 0.0,
+                 rules: Rules = DEFAULT_RULES) -> str:
     """The heuristic's defence declaration for ``seat`` holding ``hand`` after ``said``:
     it counts its own defensive tricks (``evaluate.defender_tricks``) against its share of
     the quota, the joint quota or the lone quota, less ``margin``."""
-    first_quota, second_quota, lone = QUOTAS[contract.level]
+    first_quota, second_quota, lone = rules.quotas(contract.level)
     own = first_quota if seat == (declarer + 1) % 3 else second_quota
     count = defender_tricks(hand, contract.strain)
     if said in ((), ("play",)):  # the first defender; the second after "play"

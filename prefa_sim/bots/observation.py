@@ -16,6 +16,7 @@ from ..core.cards import Bitboard, Strain
 from ..core.contracts import Contract
 from ..rules.auction import Call
 from ..rules.deal import Action, Deal, Phase
+from ..rules.variants import DEFAULT_RULES, Rules
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,14 @@ class Observation:
     """The declarer's cards, shown with a claim (to the defenders in play, from the claim
     on, refused or not)."""
     pot: int = 1500
-    last_contract: str = "normal"
-    """How a pot smaller than the contract pays (docs/rules.md §6.11)."""
+    rules: Rules = DEFAULT_RULES
+    """The rules of the table (docs/rules.md §7.6): known to every player."""
     all_cards: AllCards | None = None
+
+    @property
+    def last_contract(self) -> str:
+        """How a pot smaller than the contract pays (docs/rules.md §6.11)."""
+        return self.rules.last_contract
 
     @property
     def trump(self) -> Strain | None:
@@ -117,4 +123,4 @@ def observe(deal: Deal, seat: int, all_cards: bool = False,
         played=played, trick=tuple(position.trick) if position is not None else (),
         leader=position.leader if position is not None else None,
         tricks=tuple(deal.tricks), shown=shown, pot=deal.pot,
-        last_contract=deal.last_contract, all_cards=everything)
+        rules=deal.rules, all_cards=everything)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.contracts import best_contract
 from ..core.position import Position
 from ..core.seats import opening_leader, seats_in_play
 from ..rules.deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
@@ -51,7 +50,7 @@ class OraclePlayer(SolvingPlayer):
 
     def _auction(self, obs: Observation) -> Action:
         table = self._table(obs, obs.seat)
-        target = best_contract({s: r.best_tricks for s, r in table.items()})
+        target = obs.rules.best_contract({s: r.best_tricks for s, r in table.items()})
         best = target.step if target is not None else -1
         for call in obs.legal:
             if call.kind == "raise" and call.contract.step <= best:
@@ -71,7 +70,8 @@ class OraclePlayer(SolvingPlayer):
 
     def _named(self, obs: Observation):
         table = self._table(obs, obs.seat)
-        return best_contract({s: r.best_tricks for s, r in table.items()}, obs.min_contract)
+        return obs.rules.best_contract({s: r.best_tricks for s, r in table.items()},
+                                       obs.min_contract)
 
     def _contract(self, obs: Observation) -> Action:
         contract = self._named(obs)
@@ -95,7 +95,7 @@ class OraclePlayer(SolvingPlayer):
                     deal.declarer, active))
             # Results are zero-sum: what leaves the declarer least pays the defence most.
             cost = declarer_result(deal.contract, sequence, tricks, aces=deal.aces,
-                                   pot=deal.pot, last_contract=deal.last_contract)
+                                   pot=deal.pot, rules=deal.rules)
             if best_cost is None or cost < best_cost:
                 best_word, best_cost = sequence[len(said)], cost
         return Declare(best_word)

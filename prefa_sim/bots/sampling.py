@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import ACES_MASK, SUIT_MASKS, Strain, card_suit, iter_cards, popcount
-from ..core.contracts import LADDER, Contract
+from ..core.contracts import Contract
 from ..core.position import Position
 from ..core.seats import opening_leader, seats_in_play
 from ..rules.deal import Action, Answer, Claim, Declare, Discard, Name, Play, Solo
@@ -189,7 +189,7 @@ class SamplingPlayer(SolvingPlayer):
         """The declarer's change of result when taking ``tricks`` against ``sequence``;
         the defence's is its negative (results are zero-sum)."""
         return float(declarer_result(contract, sequence, tricks, aces=aces, pot=obs.pot,
-                                     last_contract=obs.last_contract))
+                                     rules=obs.rules))
 
     def _declarer_value(self, obs: Observation, contract: Contract, tricks: int,
                         aces: bool = False) -> float:
@@ -203,7 +203,7 @@ class SamplingPlayer(SolvingPlayer):
         """Average declarer money of each contract from ``minimum`` up, sample by sample."""
         return {contract: sum(self._declarer_value(obs, contract, t[contract.strain], aces)
                               for t in tables) / len(tables)
-                for contract in LADDER[minimum:]}
+                for contract in obs.rules.ladder[minimum:]}
 
     # -- auction ---------------------------------------------------------------------------
     def _declarer_tables(self, obs: Observation, rng, samples: int) -> list[dict]:
@@ -269,7 +269,7 @@ class SamplingPlayer(SolvingPlayer):
         values = self._contract_values(obs, tables, obs.min_contract.step)
         best, value = max(values.items(), key=lambda kv: (kv[1], kv[0].step))
         solo = float(settle(obs.min_contract, solo=True, pot=obs.pot,
-                            last_contract=obs.last_contract).result["declarer"])
+                            rules=obs.rules).result["declarer"])
         if value < solo:
             return Solo()
         return Discard(discards[best.strain].most_common(1)[0][0])
@@ -307,7 +307,7 @@ class SamplingPlayer(SolvingPlayer):
                 share = self._defence_share(obs, hands, players, tricks.get(active, 10))
                 money[sequence] = float(settle(
                     obs.contract, sequence, share, aces=obs.aces, pot=obs.pot,
-                    last_contract=obs.last_contract).result[roles[obs.seat]])
+                    rules=obs.rules).result[roles[obs.seat]])
             samples.append((money, hands[partner]))
         words = self._defence_values(obs, said, samples, partner)
         return Declare(max(words, key=lambda w: (words[w], w)))
@@ -346,7 +346,7 @@ class SamplingPlayer(SolvingPlayer):
             by_word: dict[str, list[int]] = {}
             for i in chosen:
                 w = defence_word(obs.contract, obs.declarer, partner, samples[i][1], prefix,
-                                 self.params.partner_margin)
+                                 self.params.partner_margin, obs.rules)
                 by_word.setdefault(w if w in words else min(words), []).append(i)
             return sum(value(prefix + (w,), group) for w, group in by_word.items())
 
@@ -442,7 +442,7 @@ class SamplingPlayer(SolvingPlayer):
                 speaker = _defence_speaker(obs.declarer, said[:k])
                 agree += word == defence_word(obs.contract, obs.declarer, speaker,
                                               hands[speaker] | played[speaker], said[:k],
-                                              self.params.partner_margin)
+                                              self.params.partner_margin, obs.rules)
             if agree == len(said):
                 return hands
             if agree > best_agree:

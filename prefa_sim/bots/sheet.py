@@ -7,20 +7,20 @@ from collections.abc import Iterator, Sequence
 
 from ..core.seats import DEFAULT_DEALER
 from ..rules.script import deal_line, final_line
-from ..rules.settlement import LastContractMode
+from ..rules.variants import DEFAULT_RULES, Rules
 from .registry import make_player
 from .table import play_game
 
 
 def game_sheet(specs: Sequence[str], seed: int, max_deals: int = 200,
-               last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
-               kasa: int | None = None, as_json: bool = False) -> Iterator[str]:
-    """Game 0 of ``seed`` played by the players of ``specs`` (seat order), a line per
-    deal as it is played, then the final line; with ``as_json`` the recording, which
-    ``prefa game SCRIPT`` replays."""
+               rules: Rules = DEFAULT_RULES, dealer: int = DEFAULT_DEALER,
+               as_json: bool = False) -> Iterator[str]:
+    """Game 0 of ``seed`` played under ``rules`` by the players of ``specs`` (seat
+    order), a line per deal as it is played, then the final line; with ``as_json`` the
+    recording, which ``prefa game SCRIPT`` replays."""
     players = [make_player(spec) for spec in specs]
     game = None
-    for game, deal in play_game(players, seed, max_deals, last_contract, dealer, kasa):
+    for game, deal in play_game(players, seed, max_deals, rules, dealer):
         yield deal_line(game, deal, as_json)
     if game is not None:
         yield final_line(game, as_json)

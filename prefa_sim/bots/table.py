@@ -19,8 +19,7 @@ from ..dealing.scenario import DealSampler, Scenario, deal_rng
 from ..rules.deal import Deal, shown_action
 from ..rules.exact import exact_match
 from ..rules.game import Game
-from ..rules.kasa import KasaGame
-from ..rules.settlement import LastContractMode
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..util import last_words
 from ..util.workers import ctrl_c_ignored
 from .base import Player, PlayerError, error_text
@@ -109,21 +108,21 @@ def _foreign(exc: BaseException) -> bool:
 
 
 def play_deal(players: Sequence[Player], seed: int, index: int,
-              dealer: int = DEFAULT_DEALER) -> Deal:
-    """Deal ``index`` of ``seed`` (the cards and the players' stream) played out."""
+              dealer: int = DEFAULT_DEALER, rules: Rules = DEFAULT_RULES) -> Deal:
+    """Deal ``index`` of ``seed`` (the cards and the players' stream) played out under
+    ``rules``."""
     hands, widow = deal_cards(seed, index)
-    return play_out(Deal(hands, widow, dealer), players, player_rng(seed, index),
+    return play_out(Deal(hands, widow, dealer, rules=rules), players, player_rng(seed, index),
                     f"deal {index} of seed {seed}")
 
 
 def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
-              last_contract: LastContractMode = "normal", dealer: int = DEFAULT_DEALER,
-              kasa: int | None = None, game_index: int = 0) -> Iterator[tuple[Game, Deal]]:
+              rules: Rules = DEFAULT_RULES, dealer: int = DEFAULT_DEALER,
+              game_index: int = 0) -> Iterator[tuple[Game, Deal]]:
     """Yield ``(game, deal)`` after each deal of a game played by ``players`` (seat
-    order) until the pot is spent (or ``max_deals`` deals); game ``game_index`` of
-    ``seed`` (``prefa game --players --seed S`` plays game 0)."""
-    game = Game(dealer=dealer, last_contract=last_contract,
-                kasa=KasaGame([kasa] * 3) if kasa else None)
+    order) under ``rules`` until the pot is spent (or ``max_deals`` deals); game
+    ``game_index`` of ``seed`` (``prefa game --players --seed S`` plays game 0)."""
+    game = Game(dealer=dealer, rules=rules)
     while not game.over and game.deals < max_deals:
         (hands, widow), rng = game_streams(seed, game_index, game.deals)
         deal = play_out(game.new_deal(hands, widow), players, rng,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from .cards import CardError, Strain, parse_strain
@@ -68,23 +68,22 @@ def parse_contract(text: str) -> Contract:
     return Contract(int(digits), strain)
 
 
-def best_contract(tricks: Mapping[Strain, int], minimum: Contract = LADDER[0]) -> Contract | None:
+def best_contract(tricks: Mapping[Strain, int], minimum: Contract = LADDER[0],
+                  ladder: Sequence[Contract] = LADDER,
+                  value: Callable[[Contract], int] | None = None) -> Contract | None:
     """The most valuable contract the declarer can make, not below ``minimum``.
 
     ``tricks`` maps each strain to the declarer's tricks in it.  A strain with
-    ``t`` tricks makes every contract up to level ``t``; among all makeable
-    contracts the one with the largest trick value wins, the higher step on a
-    tie.  None when no contract at or above ``minimum`` makes.
+    ``t`` tricks makes every contract up to level ``t``; among the makeable
+    contracts of ``ladder`` the one with the largest trick value (``value``, by
+    default ``Contract.trick_value``) wins, the higher step on a tie.  None when no
+    contract at or above ``minimum`` makes.
     """
-    best = None
-    for strain, n in tricks.items():
-        level = min(n, MAX_LEVEL)
-        if level < MIN_LEVEL:
+    best, best_key = None, None
+    for contract in ladder[minimum.step:]:
+        if tricks.get(contract.strain, 0) < contract.level:
             continue
-        contract = Contract(level, Strain(strain))
-        if contract.step < minimum.step:
-            continue
-        key = (contract.trick_value, contract.step)
-        if best is None or key > (best.trick_value, best.step):
-            best = contract
+        key = (contract.trick_value if value is None else value(contract), contract.step)
+        if best_key is None or key > best_key:
+            best, best_key = contract, key
     return best

@@ -69,6 +69,8 @@ class Auction:
     last_kind: CallKind | None = None  # the last raise or hold ("pass" never changes it)
     to_speak: int | None = FIRST_HAND
     void: bool = False
+    ladder: tuple[Contract, ...] = LADDER
+    """The steps of the ladder (``Rules.ladder``: without 10NT when the rules say so)."""
 
     # -- the state -----------------------------------------------------------------
     @property
@@ -88,7 +90,7 @@ class Auction:
         """The lowest contract the declarer may name (6S after "if they stay")."""
         if self.declarer is None:
             return None
-        return LADDER[max(self.high_step, 0)]
+        return self.ladder[max(self.high_step, 0)]
 
     def legal_calls(self) -> list[Call]:
         """The calls the seat to speak may make, pass first."""
@@ -103,8 +105,8 @@ class Auction:
             legal.append(STAY)
         if not opening and self.last_kind == "raise" and self.high_seat != seat:
             legal.append(HOLD)
-        elif self.high_step + 1 < len(LADDER) and (opening or self.last_kind != "raise"):
-            legal.append(Call("raise", LADDER[self.high_step + 1]))
+        elif self.high_step + 1 < len(self.ladder) and (opening or self.last_kind != "raise"):
+            legal.append(Call("raise", self.ladder[self.high_step + 1]))
         return legal
 
     # -- moves ---------------------------------------------------------------------
@@ -142,8 +144,8 @@ class Auction:
         if len(self.passed) == 3:
             self.void = True
             return None
-        if call.kind == "hold" and self.high_step == len(LADDER) - 1:
-            return None  # a hold of 10NT ends the auction at once
+        if call.kind == "hold" and self.high_step == len(self.ladder) - 1:
+            return None  # a hold of the top step ends the auction at once
         in_play = [s for s in range(3) if s not in self.passed]
         if self.high_step < 0:
             if self.stay_seat is not None and len(in_play) == 1:
@@ -157,10 +159,10 @@ class Auction:
         return None  # pragma: no cover - every ending is caught above
 
 
-def run_auction(calls: Iterable[Call | str]) -> Auction:
-    """Apply ``calls`` in order from a fresh auction (raises ``AuctionError`` on the
-    first illegal call, its message naming the call and its index)."""
-    auction = Auction()
+def run_auction(calls: Iterable[Call | str], ladder: tuple[Contract, ...] = LADDER) -> Auction:
+    """Apply ``calls`` in order from a fresh auction on ``ladder`` (raises ``AuctionError``
+    on the first illegal call, its message naming the call and its index)."""
+    auction = Auction(ladder=ladder)
     for i, call in enumerate(calls):
         try:
             auction.apply(call)

@@ -23,12 +23,13 @@ from ..core.cards import (
     iter_cards,
     popcount,
 )
-from ..core.contracts import LADDER, Contract
+from ..core.contracts import Contract
 from ..core.position import Position
 from ..core.seats import first_hand, opening_leader
 from .auction import Auction, AuctionError, Call
 from .exact import exact_match
-from .settlement import DEFENCES, SOLO_TRICKS, LastContractMode, Settlement, settle
+from .settlement import DEFENCES, SOLO_TRICKS, Settlement, settle
+from .variants import DEFAULT_RULES, Rules
 
 Phase = Literal["auction", "widow", "contract", "defence", "play", "claim", "settled", "void"]
 
@@ -129,7 +130,7 @@ class Deal:
     widow: Bitboard
     dealer: int
     pot: int = 1500
-    last_contract: LastContractMode = "normal"
+    rules: Rules = DEFAULT_RULES
     auction: Auction = field(default_factory=Auction)
     phase: Phase = "auction"
     declarer: int | None = None
@@ -151,6 +152,8 @@ class Deal:
     hands_dealt: list[Bitboard] = field(init=False)
 
     def __post_init__(self) -> None:
+        if not self.auction.calls and self.auction.ladder != self.rules.ladder:
+            self.auction = Auction(ladder=self.rules.ladder)
         self.hands_dealt = list(self.hands)  # the hands as dealt, before the widow
         dealt = 0
         for mask in [*self.hands, self.widow]:
@@ -223,9 +226,10 @@ class Deal:
             lowest = self.auction.min_contract.step
             twelve = self.hands[self.declarer] | self.discards
             may_aces = twelve & ACES_MASK == ACES_MASK
-            names = [Name(c) for c in LADDER[lowest:]]
+            steps = self.rules.ladder[lowest:]
+            names = [Name(c) for c in steps]
             if may_aces:
-                names += [Name(c, True) for c in LADDER[lowest:]]
+                names += [Name(c, True) for c in steps]
             return names
         if self.phase == "defence":
             said = tuple(self.declarations)
@@ -340,5 +344,5 @@ class Deal:
     def _settle(self) -> None:
         tricks = {r: self.tricks[self.seat_of_role(r)] for r in ("declarer", "first", "second")}
         self.settlement = settle(self.contract, self.declarations, tricks, aces=self.aces,
-                                 solo=self.solo, pot=self.pot, last_contract=self.last_contract)
+                                 solo=self.solo, pot=self.pot, rules=self.rules)
         self.phase = "settled"

@@ -35,7 +35,8 @@ from .deal import (
     Solo,
 )
 from .kasa import KasaGame
-from .settlement import ROLES, LastContractMode
+from .settlement import ROLES
+from .variants import DEFAULT_RULES, Rules
 
 STAKE = 500
 MIN_POT = 10
@@ -88,18 +89,18 @@ class Game:
 
     pot: int = 3 * STAKE
     dealer: int = DEFAULT_DEALER
-    last_contract: LastContractMode = "normal"
+    rules: Rules = DEFAULT_RULES
     from_pot: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Kapíkia each seat took from the pot, less what it paid into it."""
     won: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Kapíkia each seat won from the others, less what it lost to them."""
     deals: int = 0
-    kasa: KasaGame | None = None
-    """With the personal-kása scoring (docs/rules.md §7) instead of the common pot."""
+    kasa: KasaGame | None = field(init=False)
+    """With the personal-kása scoring (docs/rules.md §7, ``rules.kasa``) instead of the
+    common pot."""
 
     def __post_init__(self) -> None:
-        if self.kasa is not None:
-            self.last_contract = "fair"  # no common pot: trick values are never reduced
+        self.kasa = KasaGame([self.rules.kasa] * 3) if self.rules.kasa else None
 
     @property
     def over(self) -> bool:
@@ -110,8 +111,7 @@ class Game:
 
     def new_deal(self, hands: list[int], widow: int) -> Deal:
         """A deal of these cards by the current dealer, against the current pot."""
-        return Deal(list(hands), widow, self.dealer, pot=self.pot,
-                    last_contract=self.last_contract)
+        return Deal(list(hands), widow, self.dealer, pot=self.pot, rules=self.rules)
 
     def accounts(self) -> list[int]:
         """Per seat: kapíkia taken from the pot less paid into it, plus those won from the
@@ -164,7 +164,7 @@ def deal_record(game: Game, deal: Deal) -> dict:
     (all ten to the declarer when both defenders pass, the solo table for a solo).
     Money is in kapíkia; ``results_thirds`` in thirds of a kapíki (exact).
     """
-    record: dict = {"number": game.deals, "dealer": deal.dealer,
+    record: dict = {"number": game.deals, "dealer": deal.dealer, **_rules_field(game),
                     "deal": format_deal(deal.hands_dealt, deal.widow),
                     "actions": [format_action(a) for _, a in deal.history],
                     "actors": [seat for seat, _ in deal.history],
@@ -191,7 +191,8 @@ def final_record(game: Game) -> dict:
         ended = "all kásas empty" if game.kasa is not None else "pot spent"
     else:
         ended = "ended by agreement"
-    out = {"final": True, "deals": game.deals, "over": game.over, "ended": ended,
+    out = {"final": True, **_rules_field(game), "deals": game.deals, "over": game.over,
+           "ended": ended,
            "results_thirds": [thirds(r) for r in game.results()]}
     if game.kasa is not None:
         out["kasa"] = list(game.kasa.kasa)
@@ -200,13 +201,23 @@ def final_record(game: Game) -> dict:
     return out
 
 
+def _rules_field(game: Game) -> dict:
+    """``{"rules": text}`` for a game under other rules than the default, else nothing (a
+    recording without it was played under the default rules)."""
+    return {} if game.rules.is_default else {"rules": str(game.rules)}
+
+
 RECORDED = ("number", "deals", "over", "pot", "accounts", "kasa", "kapikia", "results_thirds")
 """Fields of a recording that its replay must reproduce."""
 
 
 def replay_difference(recorded: dict, replayed: dict) -> str | None:
     """The first field of a recorded line (``deal_record`` or ``final_record``) that the
-    replayed line does not reproduce, or None."""
+    replayed line does not reproduce, or None.  The rules come first: a recording
+    replayed under other rules is named as such."""
+    if any(key in recorded for key in RECORDED) \
+            and recorded.get("rules", "default") != replayed.get("rules", "default"):
+        return "rules"
     for key in RECORDED:
         if key not in recorded:
             continue

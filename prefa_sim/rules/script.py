@@ -94,10 +94,10 @@ def check_replay(recorded: dict, replayed: dict) -> None:
     """A ``ValueError`` naming the first field a recording holds that its replay does not."""
     key = replay_difference(recorded, replayed)
     if key is not None:
-        here = replayed.get(key, "absent")
-        raise ValueError(f"the replay differs from the recording: {key} {here} here, "
-                         f"{recorded[key]} recorded (replay with the recording's --dealer, "
-                         "--kasa and --last-contract)")
+        default = "default" if key == "rules" else "absent"
+        raise ValueError(f"the replay differs from the recording: {key} "
+                         f"{replayed.get(key, default)} here, {recorded.get(key, default)} "
+                         "recorded (replay with the recording's --dealer and --rules)")
 
 
 @dataclass(frozen=True)

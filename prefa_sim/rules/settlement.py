@@ -12,14 +12,13 @@ from fractions import Fraction
 from typing import Literal
 
 from ..core.contracts import Contract
+from .variants import DEFAULT_RULES, LAST_CONTRACT_MODES, QUOTAS, Rules
 
 ROLES = ("declarer", "first", "second")
 DEFENDERS = ("first", "second")
 LastContractMode = Literal["normal", "unbalanced", "fair"]
-LAST_CONTRACT_MODES = ("normal", "unbalanced", "fair")
-
-# Tricks the defence must take, by level: (first, second, lone defender).
-QUOTAS = {6: (2, 2, 2), 7: (2, 1, 2), 8: (1, 1, 1), 9: (1, 0, 1), 10: (0, 0, 0)}
+__all__ = ["LAST_CONTRACT_MODES", "QUOTAS", "ROLES", "DEFENDERS", "Defence", "Settlement",
+           "SettlementError", "settle", "declarer_result", "defence_of", "trick_value"]
 
 # Tricks credited by a solo concession, by level: (declarer, first, second).
 SOLO_TRICKS = {6: (4, 3, 3), 7: (5, 3, 2), 8: (6, 2, 2), 9: (7, 2, 1), 10: (8, 1, 1)}
@@ -99,21 +98,18 @@ class Settlement:
         return result
 
 
-def ace_payment(level: int) -> int:
-    """What each defender pays for "and the aces": 25 at level 6, 50 above."""
-    return 25 if level == 6 else 50
-
-
-def trick_value(contract: Contract, pot: int, mode: LastContractMode, anyone_down: bool) -> int:
-    """``v`` for this deal: reduced to ``floor(pot / 10)`` for the last contract.
+def trick_value(contract: Contract, pot: int, rules: Rules, anyone_down: bool,
+                aces: bool = False) -> int:
+    """``v`` for this deal: the rules' value (§6.2, 10NT and the raising aces of §7.6),
+    reduced to ``floor(pot / 10)`` for the last contract.
 
     "normal": reduced whenever the pot holds less than ``10 v``; "unbalanced":
-    reduced only when nobody goes down; "fair": never reduced.
+    reduced only when nobody goes down; "fair" and the personal kása: never reduced.
     """
-    v = contract.trick_value
-    if mode not in LAST_CONTRACT_MODES:
-        raise SettlementError(f"unknown last-contract mode {mode!r} "
-                              f"(expected {', '.join(LAST_CONTRACT_MODES)})")
+    v = rules.trick_value(contract, aces)
+    mode = rules.last_contract
+    if rules.kasa:
+        return v
     if pot < 10 * v and (mode == "normal" or mode == "unbalanced" and not anyone_down):
         return max(pot, 0) // 10
     return v
@@ -121,41 +117,42 @@ def trick_value(contract: Contract, pot: int, mode: LastContractMode, anyone_dow
 
 def settle(contract: Contract, declarations: Sequence[str] = (),
            tricks: Mapping[str, int] | None = None, *, aces: bool = False, solo: bool = False,
-           pot: int = 1500, last_contract: LastContractMode = "normal") -> Settlement:
-    """Settle one deal (docs/rules.md §6).
+           pot: int = 1500, rules: Rules = DEFAULT_RULES) -> Settlement:
+    """Settle one deal (docs/rules.md §6) under ``rules``.
 
     ``tricks`` maps ``declarer``, ``first`` and ``second`` to the tricks each
     took; a seat out of play may be left out.  With ``solo`` the declarations and
     tricks are ignored (the solo table credits the tricks); with both defenders
     passing no tricks are needed.
     """
+    if not rules.allows(contract):
+        raise SettlementError(f"{contract} is not allowed under these rules (ten_nt=off)")
     if solo:
         if aces:
             raise SettlementError("no aces can be announced with a solo")
         d, f, s = SOLO_TRICKS[contract.level]
         return _settle_play(contract, Defence(DEFENDERS), {"declarer": d, "first": f,
-                                                           "second": s}, False, pot,
-                            last_contract)
+                                                           "second": s}, False, pot, rules)
     defence = defence_of(declarations)
     if not defence.players:
-        v = trick_value(contract, pot, last_contract, anyone_down=False)
-        payments = [("first", "declarer", ace_payment(contract.level)),
-                    ("second", "declarer", ace_payment(contract.level))] if aces else []
+        v = trick_value(contract, pot, rules, anyone_down=False, aces=aces)
+        amount = rules.ace_payment(contract.level)
+        payments = [("first", "declarer", amount),
+                    ("second", "declarer", amount)] if aces else []
         return Settlement(-10 * v, _totals(payments))
-    return _settle_play(contract, defence, _check_tricks(tricks, defence), aces, pot,
-                        last_contract)
+    return _settle_play(contract, defence, _check_tricks(tricks, defence), aces, pot, rules)
 
 
 def declarer_result(contract: Contract, declarations: Sequence[str], tricks: int, *,
                     aces: bool = False, pot: int = 1500,
-                    last_contract: LastContractMode = "normal") -> Fraction:
+                    rules: Rules = DEFAULT_RULES) -> Fraction:
     """The declarer's change of result (``Settlement.result``) taking ``tricks`` against
     the defenders who play after ``declarations`` (credited with all ten when both pass).
     How the defenders share the rest does not change it."""
     players = defence_of(declarations).players
     share = {"declarer": tricks, players[0]: 10 - tricks} if players else None
     return settle(contract, declarations, share, aces=aces, pot=pot,
-                  last_contract=last_contract).result["declarer"]
+                  rules=rules).result["declarer"]
 
 
 def _check_tricks(tricks: Mapping[str, int] | None, defence: Defence) -> dict[str, int]:
@@ -176,15 +173,15 @@ def _check_tricks(tricks: Mapping[str, int] | None, defence: Defence) -> dict[st
 
 
 def _settle_play(contract: Contract, defence: Defence, tricks: dict[str, int], aces: bool,
-                 pot: int, mode: LastContractMode) -> Settlement:
+                 pot: int, rules: Rules) -> Settlement:
     level = contract.level
     declarer_tricks = tricks["declarer"]
-    first_quota, second_quota, lone_quota = QUOTAS[level]
+    first_quota, second_quota, lone_quota = rules.quotas(level)
     quota = {"first": first_quota, "second": second_quota}
     payments: list[tuple[str, str, int]] = []  # (payer, payee, kapíkia)
     if declarer_tricks < level:  # the declarer goes down
         factor = 1 if declarer_tricks == level - 1 else 2
-        v = trick_value(contract, pot, mode, anyone_down=True)
+        v = trick_value(contract, pot, rules, anyone_down=True, aces=aces)
         pot_delta = 10 * v * factor
         for role in defence.players:
             payments.append(("declarer", role, tricks[role] * v * factor))
@@ -195,12 +192,12 @@ def _settle_play(contract: Contract, defence: Defence, tricks: dict[str, int], a
             (lone,) = defence.players
             short = {lone: max(0, lone_quota - tricks[lone])}
         if not any(short.values()):  # made
-            v = trick_value(contract, pot, mode, anyone_down=False)
+            v = trick_value(contract, pot, rules, anyone_down=False, aces=aces)
             pot_delta = -10 * v
             for role in defence.players:
                 payments.append(("declarer", role, tricks[role] * v))
         else:  # the defence goes down: the pot does not change
-            v = trick_value(contract, pot, mode, anyone_down=True)
+            v = trick_value(contract, pot, rules, anyone_down=True, aces=aces)
             pot_delta = 0
             for role, n in short.items():
                 if not n:
@@ -211,8 +208,8 @@ def _settle_play(contract: Contract, defence: Defence, tricks: dict[str, int], a
                     payments.append((role, partner, tricks[partner] * v))
     if defence.caller is not None:
         payments = [(_account(p, defence), _account(q, defence), k) for p, q, k in payments]
-    if aces:  # personal, never doubled or reduced, not redirected under "together"
-        amount = ace_payment(level)
+    if aces and rules.ace_payment(level):  # personal, never doubled or reduced, not redirected
+        amount = rules.ace_payment(level)
         for role in DEFENDERS:
             if declarer_tricks < level:
                 payments.append(("declarer", role, amount))

@@ -402,7 +402,7 @@ def test_defence_words_are_valued_through_the_partners_model(monkeypatch):
     from prefa_sim.core.contracts import parse_contract
 
     # The partner's model: hand 1 plays (or invites), hand 2 passes.
-    def partner_word(contract, declarer, seat, hand, said, margin):
+    def partner_word(contract, declarer, seat, hand, said, margin, rules):
         if said == ("play",):
             return "play" if hand == 1 else "pass"
         return "together" if hand == 1 else "pass"

@@ -520,17 +520,26 @@ def test_a_replay_must_match_its_recording(tmp_path):
     same = run("game", "-", "--kasa", 31, "--json", "--max-deals", 8, input=recorded.stdout)
     assert same.exit_code == 0 and same.stdout == recorded.stdout
     other = run("game", "-", "--kasa", 40, "--max-deals", 8, input=recorded.stdout)
-    assert other.exit_code == 1 and "the replay differs from the recording: kasa" in other.output
+    assert other.exit_code == 1 and "the replay differs from the recording: rules kasa=40 " \
+        "here, kasa=31 recorded (replay with the recording's --dealer and --rules)" in other.output
     twice = run("game", "-", "--kasa", 31, input=recorded.stdout * 2)
     assert twice.exit_code == 0
     assert "the recorded game ended (its final line) after deal 8; line ignored" in twice.stderr
     # A recording of the personal kása replayed with the common pot, and the other way round.
     pot = run("game", "-", "--max-deals", 8, input=recorded.stdout)
-    assert pot.exit_code == 1 and "the replay differs from the recording: kasa absent here" \
-        in pot.output
+    assert pot.exit_code == 1 and "the replay differs from the recording: rules default " \
+        "here, kasa=31 recorded" in pot.output
     common = run("game", "--seed", 11, "--json", "--max-deals", 8).stdout
     kasa = run("game", "-", "--kasa", 31, "--max-deals", 8, input=common)
-    assert kasa.exit_code == 1 and "pot absent here" in kasa.output
+    assert kasa.exit_code == 1 and "rules kasa=31 here, default recorded" in kasa.output
+    # Any rule: a game of 10NT worth 11 replayed with the default rules.
+    eleven = run("game", "--seed", 11, "--json", "--max-deals", 8, "--rules", "ten_nt=11")
+    assert eleven.exit_code == 0 and all('"rules":"ten_nt=11"' in line
+                                         for line in eleven.stdout.splitlines())
+    again = run("game", "-", "--rules", "ten_nt=11", "--json", input=eleven.stdout)
+    assert again.exit_code == 0 and again.stdout == eleven.stdout
+    default = run("game", "-", input=eleven.stdout)
+    assert default.exit_code == 1 and "rules default here, ten_nt=11 recorded" in default.output
 
 
 def test_an_input_that_fails_to_read_is_named():

@@ -134,5 +134,5 @@ def test_random_legal_playouts(seed):
     assert sum(s.net.values()) == -s.pot_delta
     if deal.position is not None and not deal.solo:
         assert sum(deal.tricks) == 10
-    if deal.last_contract == "normal":
+    if deal.rules.last_contract == "normal":
         assert deal.pot + s.pot_delta >= 0

@@ -23,6 +23,7 @@ from prefa_sim.rules.game import (
 )
 from prefa_sim.rules.kasa import KasaGame
 from prefa_sim.rules.settlement import SOLO_TRICKS, settle
+from prefa_sim.rules.variants import Rules
 from prefa_sim.solve.solver import Solver
 
 from ..helpers import random_deal
@@ -88,7 +89,7 @@ def test_parse_action_by_phase():
 def test_random_games_money_is_exact(seed, mode):
     previous_pot = 3 * STAKE
     game = None
-    for game, deal in play_game(RANDOM, seed, max_deals=60, last_contract=mode):
+    for game, deal in play_game(RANDOM, seed, max_deals=60, rules=Rules(last_contract=mode)):
         if deal.settlement is not None:
             assert sum(deal.settlement.transfers.values()) == 0
             assert game.pot == previous_pot + deal.settlement.pot_delta
@@ -120,7 +121,7 @@ def test_a_game_ends_when_the_pot_is_spent():
 @given(st.integers(0, 2**32 - 1))
 def test_random_kasa_games(seed):
     game = None
-    for game, _ in play_game(RANDOM, seed, max_deals=80, kasa=4):
+    for game, _ in play_game(RANDOM, seed, max_deals=80, rules=Rules(kasa=4)):
         assert all(k >= 0 for k in game.kasa.kasa)
         assert sum(game.results()) == 0
     assert game.over or game.deals == 80
@@ -188,13 +189,20 @@ def test_script_lines_after_the_end_are_warned_about():
     assert result.exit_code == 1 and "seat 2 deals this deal" in result.stderr
 
 
+def kasa_game(kasa: KasaGame) -> Game:
+    """A game with the personal kása, its kásas and kapíkia as given."""
+    game = Game(rules=Rules(kasa=max(max(kasa.kasa), 1)))
+    game.kasa = kasa
+    return game
+
+
 def test_a_kasa_game_ended_by_agreement_settles_the_units_left_in_thirds():
     # docs/rules.md §7.5: kásas of 8, 3 and 0 units; nets -43 1/3, +6 2/3, +36 2/3.
-    game = Game(kasa=KasaGame([8, 3, 0], [0, 0, 0]))
+    game = kasa_game(KasaGame([8, 3, 0], [0, 0, 0]))
     assert game.results() == [Fraction(-130, 3), Fraction(20, 3), Fraction(110, 3)]
     assert [thirds(r) for r in game.results()] == [-130, 20, 110]
     # Two kásas empty: the owner of the last pays a third of it to each (the Russian rule).
-    game = Game(kasa=KasaGame([9, 0, 0], [5, -5, 0]))
+    game = kasa_game(KasaGame([9, 0, 0], [5, -5, 0]))
     assert game.results() == [5 - 60, -5 + 30, 30]
     # All empty: the kapíkia are the results.
-    assert Game(kasa=KasaGame([0, 0, 0], [7, -3, -4])).results() == [7, -3, -4]
+    assert kasa_game(KasaGame([0, 0, 0], [7, -3, -4])).results() == [7, -3, -4]

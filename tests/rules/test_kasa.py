@@ -5,6 +5,9 @@ import pytest
 from prefa_sim.core.contracts import parse_contract
 from prefa_sim.rules.kasa import KasaGame
 from prefa_sim.rules.settlement import settle
+from prefa_sim.rules.variants import Rules
+
+KASA = Rules(kasa=40)  # a personal kása: trick values never reduced
 
 # Examples 1-14: contract, declarations, tricks (declarer, A = first defender, B),
 # then the declarer's kása change in units and each role's kapíkia.
@@ -32,7 +35,7 @@ EXAMPLES = [
 def test_worked_examples(number):
     contract, declarations, (d, a, b), kasa_change, kapikia = EXAMPLES[number - 1]
     s = settle(parse_contract(contract), declarations,
-               {"declarer": d, "first": a, "second": b}, last_contract="fair")
+               {"declarer": d, "first": a, "second": b}, rules=KASA)
     game = KasaGame()
     game.record(0, s)
     assert game.kasa == [31 + kasa_change, 31, 31]
@@ -44,10 +47,10 @@ def test_score_sheet_example():
     # A and B two each.  Deal 2: A declares 7H, takes 8; C (first defender) 2, B 0.
     game = KasaGame()
     game.record(2, settle(parse_contract("6S"), ["play", "play"],
-                          {"declarer": 6, "first": 2, "second": 2}, last_contract="fair"))
+                          {"declarer": 6, "first": 2, "second": 2}, rules=KASA))
     assert game.kasa == [31, 31, 29] and game.kapikia == [4, 4, -8]
     game.record(0, settle(parse_contract("7H"), ["play", "play"],
-                          {"declarer": 8, "first": 0, "second": 2}, last_contract="fair"))
+                          {"declarer": 8, "first": 0, "second": 2}, rules=KASA))
     # B is one short: A's kása stays, B pays 7 x 8 = 56 to A and 7 x 2 = 14 to C.
     assert game.kasa == [31, 31, 29] and game.kapikia == [4 + 56, 4 - 70, -8 + 14]
 
@@ -77,21 +80,21 @@ def test_greek_guide_examples():
     # No3 declares 7H and makes 7; No1 takes 2, No2 one: kása 40 -> 33, No1 +14, No2 +7.
     game = KasaGame(kasa=[40, 40, 40])
     game.record(2, settle(parse_contract("7H"), ["play", "play"],
-                          {"declarer": 7, "first": 2, "second": 1}, last_contract="fair"))
+                          {"declarer": 7, "first": 2, "second": 1}, rules=KASA))
     assert game.kasa == [40, 40, 33] and game.kapikia == [14, 7, -21]
     # No2 declares diamonds (6D, value 4) and takes 5; No3 four, No1 one: one down,
     # kása +4, pays 16 to No3 and 4 to No1.
     game = KasaGame(kasa=[40, 40, 40])
     game.record(1, settle(parse_contract("6D"), ["play", "play"],
-                          {"declarer": 5, "first": 4, "second": 1}, last_contract="fair"))
+                          {"declarer": 5, "first": 4, "second": 1}, rules=KASA))
     assert game.kasa == [40, 44, 40] and game.kapikia == [4, -20, 16]
     # The same with 4 / 4 / 2: two down ("solo mésa"), kása +8, everything doubled.
     game = KasaGame(kasa=[40, 40, 40])
     game.record(1, settle(parse_contract("6D"), ["play", "play"],
-                          {"declarer": 4, "first": 4, "second": 2}, last_contract="fair"))
+                          {"declarer": 4, "first": 4, "second": 2}, rules=KASA))
     assert game.kasa == [40, 48, 40] and game.kapikia == [16, -48, 32]
     # A declarer with an empty kása who makes diamonds strikes 4 off the largest kása
     # and takes 40 kapíkia from its owner (both defenders passed here).
     game = KasaGame(kasa=[12, 0, 30])
-    game.record(1, settle(parse_contract("6D"), ["pass", "pass"], last_contract="fair"))
+    game.record(1, settle(parse_contract("6D"), ["pass", "pass"], rules=KASA))
     assert game.kasa == [12, 0, 26] and game.kapikia == [0, 40, -40]

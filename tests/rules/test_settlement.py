@@ -4,6 +4,9 @@ import pytest
 
 from prefa_sim.core.contracts import parse_contract
 from prefa_sim.rules.settlement import SettlementError, settle
+from prefa_sim.rules.variants import Rules
+
+UNBALANCED, FAIR = Rules(last_contract="unbalanced"), Rules(last_contract="fair")
 
 C = parse_contract
 
@@ -93,13 +96,13 @@ def test_solo_is_paid_as_two_down():
 def test_last_contract_modes():
     # 7H with 69 in the pot: v = 6, a made contract takes 60 and 9 stay.
     check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69), -60, (-18, 12, 6))
-    check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69, last_contract="unbalanced"),
+    check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69, rules=UNBALANCED),
           -60, (-18, 12, 6))
-    check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69, last_contract="fair"),
+    check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69, rules=FAIR),
           -70, (-21, 14, 7))
     # Down one: normal keeps the reduced v, unbalanced pays the full v.
     check(settle(C("7H"), ["play", "play"], t(6, 2, 2), pot=69), 60, (-24, 12, 12))
-    check(settle(C("7H"), ["play", "play"], t(6, 2, 2), pot=69, last_contract="unbalanced"),
+    check(settle(C("7H"), ["play", "play"], t(6, 2, 2), pot=69, rules=UNBALANCED),
           70, (-28, 14, 14))
     # Aces are never reduced.
     check(settle(C("7H"), ["play", "play"], t(7, 2, 1), pot=69, aces=True), -60, (82, -38, -44))
