@@ -8,12 +8,13 @@ from prefa_sim.core.cards import CardCountError, split_hands
 from prefa_sim.requests.bulk import solve_text
 from prefa_sim.requests.solve import answer_fields, make_request, request_fields, solve_request
 from prefa_sim.requests.text import answer_text
+from prefa_sim.rules.variants import DEFAULT_RULES
 from prefa_sim.solve.solver import Solver
 from prefa_sim.util.jsonl import dumps
 
 from .batch import batch_option, refuse_with_batch, report_text_batch
 from .common import PrefaCommand, say_if_compiling, user_errors
-from .params import SEAT, SeatList, dealer_option
+from .params import SEAT, SeatList, dealer_option, rules_option
 
 EXAMPLE_DEAL = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 """First hand (seat 0) holds a heart hand; the widow is the nine of spades and the ace of hearts."""
@@ -32,12 +33,13 @@ EXAMPLE_DEAL = "QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A"
 @click.option("--trick", default="", help="Cards already on the current trick, from its leader.")
 @click.option("--line", "show_line", is_flag=True,
               help="Also print an optimal line of play (needs -t and no widow).")
+@rules_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@batch_option("Solve JSON Lines requests")
+@batch_option("Solve JSON Lines requests (--rules: of a request without its own)")
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes for --batch (default: all cores).")
-def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_json, batch,
-          workers):
+def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, rules, as_json,
+          batch, workers):
     """Solve DEAL double-dummy: three hands in seat order, then optionally the widow, e.g.
 
       prefa solve QJ7.T8.A.KQJT AKT.AKJ.QJ7.7 8.Q97.KT98.98 9.-.-.A
@@ -60,7 +62,7 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
                            "show_line"))
         say_if_compiling()
         with user_errors():
-            report_text_batch(solve_text(batch, workers))
+            report_text_batch(solve_text(batch, workers, rules or DEFAULT_RULES))
         return
     if not deal:
         click.echo(f"no deal given: solving the built-in example {EXAMPLE_DEAL}\n")
@@ -77,7 +79,8 @@ def solve(deal, trump, declarer, dealer, leader, active, trick, show_line, as_js
             raise click.UsageError("a widow is only picked up before the first trick")
         request = make_request(parts[:3], trump=trump, declarer=declarer, leader=leader,
                                active=active, dealer=dealer, widow=widow, trick=trick,
-                               cards=trump is not None and widow is None, line=show_line)
+                               cards=trump is not None and widow is None, line=show_line,
+                               rules=rules)
         say_if_compiling()
         answer = solve_request(request, Solver())
     if as_json:

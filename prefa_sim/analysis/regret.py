@@ -138,8 +138,9 @@ class _Layout:
             hands = list(self.deal.hands)
             hands[self.declarer] = kept
             leader = opening_leader(self.deal.dealer, active)
-            self._tricks[key] = self.solver.solve(Position(tuple(hands), strain, leader,
-                                                           self.declarer, active))
+            self._tricks[key] = self.solver.solve(Position(
+                tuple(hands), strain, leader, self.declarer, active,
+                overtrump=self.deal.rules.overtrump))
         return self._tricks[key]
 
     def by_sequence(self, kept: int, contract: Contract, aces: bool) -> dict:
@@ -191,7 +192,8 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
         for strain in Strain:  # each strain with its best discard (both defenders)
             hands = list(deal.hands_dealt)
             best = solver.solve_widow(hands, deal.widow, strain,
-                                      opening_leader(deal.dealer, (0, 1, 2)), declarer)
+                                      opening_leader(deal.dealer, (0, 1, 2)), declarer,
+                                      overtrump=deal.rules.overtrump)
             low, high = best.best_discards[0]
             kept = twelve & ~(1 << low | 1 << high)
             options += [layout.against_best_defence(kept, c, aces)
@@ -203,7 +205,8 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
     kept, contract = deal.hands[declarer], deal.contract
     hands = list(deal.hands_dealt)
     best = solver.solve_widow(hands, deal.widow, contract.strain,
-                              opening_leader(deal.dealer, (0, 1, 2)), declarer)
+                              opening_leader(deal.dealer, (0, 1, 2)), declarer,
+                              overtrump=deal.rules.overtrump)
     out.append((declarer, "discard",
                 best.best_tricks - layout.tricks(kept, contract.strain, (0, 1, 2))))
     options += [layout.against_best_defence(kept, c, aces) for c in deal.rules.ladder[lowest.step:]

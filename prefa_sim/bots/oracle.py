@@ -45,7 +45,8 @@ class OraclePlayer(SolvingPlayer):
                 self._tables.clear()
             leader = opening_leader(deal.dealer, (0, 1, 2))
             self._tables[key] = self.solver.widow_table(list(deal.hands_dealt),
-                                                        everything.widow, leader, seat)
+                                                        everything.widow, leader, seat,
+                                                        overtrump=deal.rules.overtrump)
         return self._tables[key]
 
     def _auction(self, obs: Observation) -> Action:
@@ -92,7 +93,7 @@ class OraclePlayer(SolvingPlayer):
                 active = seats_in_play(deal.declarer, defence.players)
                 tricks = self.solver.solve(Position(
                     tuple(deal.hands), deal.contract.strain, opening_leader(deal.dealer, active),
-                    deal.declarer, active))
+                    deal.declarer, active, overtrump=deal.rules.overtrump))
             # Results are zero-sum: what leaves the declarer least pays the defence most.
             cost = declarer_result(deal.contract, sequence, tricks, aces=deal.aces,
                                    pot=deal.pot, rules=deal.rules)

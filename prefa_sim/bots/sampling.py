@@ -217,7 +217,8 @@ class SamplingPlayer(SolvingPlayer):
                                         self.params.tries)
             hands = [0, 0, 0]
             hands[obs.seat], hands[others[0]], hands[others[1]] = obs.hand, a, b
-            table = self.solver.widow_table(hands, widow, leader, obs.seat)
+            table = self.solver.widow_table(hands, widow, leader, obs.seat,
+                                            overtrump=obs.rules.overtrump)
             tables.append({s: r.best_tricks for s, r in table.items()})
         return tables
 
@@ -254,13 +255,14 @@ class SamplingPlayer(SolvingPlayer):
                 if kept is None:
                     hands[obs.seat] = twelve & ~obs.widow
                     result = self.solver.solve_widow(hands, obs.widow, strain, leader,
-                                                     obs.seat)
+                                                     obs.seat, overtrump=obs.rules.overtrump)
                     table[strain] = result.best_tricks
                     discards[strain].update(result.best_discards)
                 else:
                     hands[obs.seat] = kept
-                    table[strain] = self.solver.solve(Position(tuple(hands), strain, leader,
-                                                               obs.seat))
+                    table[strain] = self.solver.solve(Position(
+                        tuple(hands), strain, leader, obs.seat,
+                        overtrump=obs.rules.overtrump))
             tables.append(table)
         return tables, discards
 
@@ -302,7 +304,8 @@ class SamplingPlayer(SolvingPlayer):
                 active = seats_in_play(declarer, players)
                 if players and active not in tricks:
                     position = Position(tuple(hands), obs.contract.strain,
-                                        opening_leader(obs.dealer, active), declarer, active)
+                                        opening_leader(obs.dealer, active), declarer, active,
+                                        overtrump=obs.rules.overtrump)
                     tricks[active] = self.solver.solve(position)
                 share = self._defence_share(obs, hands, players, tricks.get(active, 10))
                 money[sequence] = float(settle(
@@ -457,7 +460,8 @@ class SamplingPlayer(SolvingPlayer):
             except SampleError:
                 continue
             positions.append(Position(tuple(hands), obs.contract.strain, obs.leader,
-                                      obs.declarer, obs.active, obs.trick))
+                                      obs.declarer, obs.active, obs.trick,
+                                      overtrump=obs.rules.overtrump))
         return positions
 
     def _money_by_tricks(self, obs: Observation) -> list[int]:

@@ -17,7 +17,7 @@ from .cards import (
     format_hand,
     popcount,
 )
-from .tricks import legal_cards_mask, play_order_of, trick_winner
+from .tricks import beats, legal_cards_mask, play_order_of, trick_winner
 
 
 class PositionError(ValueError):
@@ -34,6 +34,8 @@ class Position:
     ``leader`` is the seat that led (or leads) the current trick and
     ``trick`` the cards already played to it, in play order.  Seats not in
     ``active`` (a defender who passed) are out of play; their hands are ignored.
+    ``overtrump``: no under-trumping (docs/rules.md §7.6): a player void in the suit
+    led must beat a trump already on the trick when they can.
     """
 
     hands: tuple[Bitboard, Bitboard, Bitboard]
@@ -42,6 +44,7 @@ class Position:
     declarer: int
     active: tuple[int, ...] = SEATS
     trick: tuple[int, ...] = field(default=())
+    overtrump: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trump", Strain(self.trump))
@@ -77,8 +80,21 @@ class Position:
 
     def legal_cards(self) -> Bitboard:
         """The cards the player to move may play, as a mask."""
-        lead = self.trick[0] if self.trick else None
-        return legal_cards_mask(self.hand(self.to_move), lead, self.trump)
+        if not self.trick:
+            return self.hand(self.to_move)
+        best = self.winning_card() if self.overtrump else None
+        return legal_cards_mask(self.hand(self.to_move), self.trick[0], self.trump, best,
+                                self.overtrump)
+
+    def winning_card(self) -> int | None:
+        """The card winning the current trick so far (None before the lead)."""
+        if not self.trick:
+            return None
+        best = self.trick[0]
+        for card in self.trick[1:]:
+            if beats(card, best, self.trump):
+                best = card
+        return best
 
     def play(self, card: int) -> tuple[Position, int | None]:
         """The position after the player to move plays ``card``, and the trick's
@@ -100,7 +116,7 @@ class Position:
         nxt = object.__new__(Position)
         for name, value in (("hands", hands), ("trump", self.trump), ("leader", leader),
                             ("declarer", self.declarer), ("active", self.active),
-                            ("trick", trick)):
+                            ("trick", trick), ("overtrump", self.overtrump)):
             object.__setattr__(nxt, name, value)
         return nxt
 
@@ -166,3 +182,4 @@ class Position:
                     raise PositionError(
                         f"seat {seat} discarded {format_card(card)} but still holds a trump"
                     )
+

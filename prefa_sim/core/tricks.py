@@ -1,7 +1,9 @@
 """The rules of a single trick (docs/rules.md §5), in plain Python.
 
 Follow suit if you can; when void, trump if you can; otherwise play anything.
-Nobody is forced to beat.  The highest trump wins, otherwise the highest card
+Nobody is forced to beat, unless the table forbids under-trumping (``overtrump``,
+docs/rules.md §7.6): then a player void in the suit led must beat a trump already
+on the trick when they can.  The highest trump wins, otherwise the highest card
 of the suit led.  Seats play in order ``s, (s + 1) % 3, ...``, skipping seats
 out of play.
 """
@@ -14,8 +16,10 @@ from functools import cache
 from .cards import NO_TRUMP, SUIT_MASKS, Bitboard, card_suit
 
 
-def legal_cards_mask(hand: Bitboard, lead_card: int | None, trump: int) -> Bitboard:
-    """The cards of ``hand`` that may be played; ``lead_card`` is None when leading."""
+def legal_cards_mask(hand: Bitboard, lead_card: int | None, trump: int,
+                     best: int | None = None, overtrump: bool = False) -> Bitboard:
+    """The cards of ``hand`` that may be played; ``lead_card`` is None when leading.
+    With ``overtrump``, ``best`` is the card winning the trick so far."""
     if lead_card is None:
         return hand
     follow = hand & SUIT_MASKS[card_suit(lead_card)]
@@ -24,6 +28,9 @@ def legal_cards_mask(hand: Bitboard, lead_card: int | None, trump: int) -> Bitbo
     if trump != NO_TRUMP:
         ruff = hand & SUIT_MASKS[trump]
         if ruff:
+            if overtrump and best is not None and card_suit(best) == trump:
+                above = ruff & ~((2 << best) - 1)
+                return above or ruff
             return ruff
     return hand
 

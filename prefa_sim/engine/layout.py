@@ -4,8 +4,11 @@ the transposition table's buckets and data word, and the statistics counters."""
 
 
 
-CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION = range(5)
-CTX_SIZE = 5
+CTX_TRUMP, CTX_DECLARER, CTX_ACTIVE, CTX_N_ACTIVE, CTX_GENERATION, CTX_FLAGS = range(6)
+CTX_SIZE = 6
+FLAG_OVERTRUMP = 1
+"""``ctx[CTX_FLAGS]``: no under-trumping (docs/rules.md §7.6): a player void in the suit
+led must beat a trump already on the trick when they can (``moves.follow_moves``)."""
 
 MAX_PLY = 34
 """Rows of the work arrays: up to 30 plies below a root with 0-2 trick cards."""

@@ -15,6 +15,7 @@ from .layout import (
     W_BEST,
     W_BEST_SEAT,
     W_CARD,
+    W_REL,
     W_TABLE,
 )
 from .suits import (
@@ -201,25 +202,46 @@ def _can_beat(hand, best, lead_suit, tmask):
 
 
 @njit(cache=True, inline="always")
-def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab):
+def overtrump_moves(legal, hand, best, lead_suit, tmask):
+    """The cards of ``legal`` left by the rule against under-trumping (docs/rules.md
+    §7.6), and whether the rule applied: a player void in the suit led who holds trumps,
+    after a trump has beaten a side-suit lead, must play a trump above it if they can.
+    When it applies, the result depends on ``best``'s rank against the player's trumps."""
+    if (np.int64(1) << best) & tmask and not lead_suit & tmask and not hand & lead_suit \
+            and hand & tmask:
+        above = legal & cards_above(best)
+        return (above if above else legal), True
+    return legal, False
+
+
+@njit(cache=True, inline="always")
+def follow_moves(hands, p, player, pos, work, moves, trump, declarer, active, nact, eq_tab,
+                 overtrump):
     """Plays of ``player`` to a trick in progress, cheapest first within each group.
 
     When the own side is winning, or a defender's partner still to play can
     beat the declarer's card: losing cards, then winning ones.  Otherwise:
     winners no later player can beat, winners that may be beaten, then
-    losers (trumps last).
+    losers (trumps last).  With ``overtrump`` (``layout.FLAG_OVERTRUMP``) a player
+    who must beat a trump may only play trumps above it, and the trump on the
+    trick joins the cards the node's result depends on (``W_REL``).
     """
     in_play = hands[0] | hands[1] | hands[2] | work[p, W_TABLE]
     lead_card = work[p - pos, W_CARD]
     best = work[p, W_BEST]
-    reps = _representatives(legal_moves(hands[player], lead_card, trump), in_play, eq_tab)
+    legal = legal_moves(hands[player], lead_card, trump)
     tmask = SUIT_BITS << (8 * trump) if trump < NO_TRUMP else np.int64(0)
+    lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
+    if overtrump:
+        legal, forced = overtrump_moves(legal, hands[player], best, lead_suit, tmask)
+        if forced:
+            work[p, W_REL] |= np.int64(1) << best
+    reps = _representatives(legal, in_play, eq_tab)
     best_suit = SUIT_BITS << (8 * (best >> 3))
     winners = reps & best_suit & cards_above(best)
     if not (np.int64(1) << best) & tmask:
         winners |= reps & tmask
     losers = reps & ~winners
-    lead_suit = SUIT_BITS << (8 * (lead_card >> 3))
     later_seat = next_active(player, active)
     later = hands[later_seat] if pos + 1 < nact else np.int64(0)  # the next to play, if any
     if player != declarer and (work[p, W_BEST_SEAT] != declarer or (

@@ -67,9 +67,11 @@ from .layout import (
     CARDS,
     CTX_ACTIVE,
     CTX_DECLARER,
+    CTX_FLAGS,
     CTX_GENERATION,
     CTX_N_ACTIVE,
     CTX_TRUMP,
+    FLAG_OVERTRUMP,
     GENERATION_MASK,
     MOVE_SHIFT,
     ORDER_SHIFT,
@@ -134,6 +136,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
     declarer = ctx[CTX_DECLARER]
     active = ctx[CTX_ACTIVE]
     nact = ctx[CTX_N_ACTIVE]
+    overtrump = ctx[CTX_FLAGS] & FLAG_OVERTRUMP
     defender = lowest_bit(active & ~(1 << declarer))  # the one, with two hands
     generation = ctx[CTX_GENERATION] & GENERATION_MASK
     tt_mask = table.shape[0] - 1
@@ -276,7 +279,7 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                                    work[p, W_KILLER])
             else:
                 n = follow_moves(hands, p, player, work[p, W_POS], work, moves, trump,
-                                 declarer, active, nact, eq_tab)
+                                 declarer, active, nact, eq_tab, overtrump)
             work[p, W_NMOVES] = n
             work[p, W_IDX] = 0
             state = _NEXT
@@ -340,6 +343,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                         hands[player] ^= np.int64(1) << c
                         if (player == declarer) == val:
                             rel = trick_rel
+                            if overtrump:  # the rule's dependence (``follow_moves``)
+                                rel |= work[p, W_REL]
                             state = _RETURN
                         else:
                             work[p, W_REL] |= trick_rel
@@ -387,5 +392,8 @@ def search(hands, root, target, ctx, table, rel_tab, eq_tab, endgame, work, move
                 work[p, W_REL] |= rel
                 work[p, W_SAME] |= same_result_cards(work[p, W_CARD], rel)
                 state = _NEXT
-            elif work[p, W_POS] == 0:
-                work[p, W_KILLER] = work[p, W_CARD]
+            else:
+                if overtrump:  # a cut-off also depends on what the rule let the node play
+                    rel |= work[p, W_REL]
+                if work[p, W_POS] == 0:
+                    work[p, W_KILLER] = work[p, W_CARD]

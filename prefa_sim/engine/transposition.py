@@ -9,6 +9,7 @@ from .bits import highest_bit, lowest_bit, popcount
 from .layout import (
     CTX_ACTIVE,
     CTX_DECLARER,
+    CTX_FLAGS,
     CTX_TRUMP,
     FIFO_SHIFT,
     GENERATION_MASK,
@@ -36,14 +37,15 @@ from .suits import (
 def length_key(hands, leader, ctx):
     """Bucket key of a trick start: every seat's length in every suit (seat 0's and 1's
     in the low and high half of each byte of bits 0-31, seat 2's in the low halves of
-    bits 32-63), who leads, and the strain, declarer and seats in play (high halves).
+    bits 32-63), who leads, and the strain, declarer, rules of play (``CTX_FLAGS``) and
+    seats in play (high halves), so that results under other rules never meet.
     A position with no trumps left plays as in no-trumps and is keyed so, which lets
     the strains of one deal share it."""
     key = suit_lengths(hands[0]) | (suit_lengths(hands[1]) << 4)
     key |= suit_lengths(hands[2]) << 32
     strain = strain_in_play(hands, ctx[CTX_TRUMP])
     key |= (leader << 36) | (ctx[CTX_DECLARER] << 38) | (strain << 44)
-    return key | (ctx[CTX_ACTIVE] << 52)
+    return key | (ctx[CTX_FLAGS] << 47) | (ctx[CTX_ACTIVE] << 52)
 
 
 @njit(cache=True, inline="always")

@@ -7,13 +7,17 @@ from collections.abc import Iterable
 
 from ..core.seats import DEFAULT_DEALER, POSITIONS, SeatError, check_dealer, seat_of
 from ..rules.auction import Auction, AuctionError
+from ..rules.variants import DEFAULT_RULES, Rules, RulesError
 from ..util.jsonl import misspelt_field
+from .rules import request_rules
 
 
-def auction_request(obj: object) -> dict:
-    """Answer a JSON request ``{"calls": [...], "dealer": 2}`` (``prefa auction --batch``):
-    the request with its ``result`` added."""
-    misspelt = misspelt_field(obj, ("calls", "dealer")) if isinstance(obj, dict) else None
+def auction_request(obj: object, rules: Rules = DEFAULT_RULES) -> dict:
+    """Answer a JSON request ``{"calls": [...], "dealer": 2, "rules": "ten_nt=off"}``
+    (``prefa auction --batch``; ``rules`` for a request without its own): the request with
+    its ``result`` added."""
+    misspelt = misspelt_field(obj, ("calls", "dealer", "rules")) if isinstance(obj, dict) \
+        else None
     if misspelt:
         raise AuctionError(misspelt)
     if not isinstance(obj, dict) or not isinstance(obj.get("calls"), list):
@@ -27,10 +31,16 @@ def auction_request(obj: object) -> dict:
         dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
     except SeatError as exc:
         raise AuctionError(str(exc)) from None
-    return {**obj, "result": auction_result(obj["calls"], dealer)}
+    try:
+        rules = request_rules(obj, rules)
+    except RulesError as exc:
+        raise AuctionError(str(exc)) from None
+    stated = {} if rules.is_default or "rules" in obj else {"rules": str(rules)}
+    return {**obj, **stated, "result": auction_result(obj["calls"], dealer, rules)}
 
 
-def auction_result(tokens: Iterable[str], dealer: int = DEFAULT_DEALER) -> dict:
+def auction_result(tokens: Iterable[str], dealer: int = DEFAULT_DEALER,
+                   rules: Rules = DEFAULT_RULES) -> dict:
     """Check and resolve an auction given as call tokens, first hand speaking first.
 
     ``{"legal": true, "complete": true, "void": false, "declarer": k,
@@ -39,9 +49,9 @@ def auction_result(tokens: Iterable[str], dealer: int = DEFAULT_DEALER) -> dict:
     "next_player": k, "next_role": "second", "next_legal": [...]}`` or
     ``{"legal": false, "first_illegal_index": i, "error": "..."}``.  Seats are
     absolute for a deal dealt by ``dealer`` (seat 2 by default, so that seat 0
-    is first hand).
+    is first hand).  The ladder is ``rules``' (without 10NT under ``ten_nt=off``).
     """
-    auction = Auction()
+    auction = Auction(ladder=rules.ladder)
     for i, token in enumerate(tokens):
         try:
             if not isinstance(token, str):

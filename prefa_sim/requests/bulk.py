@@ -31,6 +31,7 @@ import orjson
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, Strain, format_card, iter_cards
 from ..core.contracts import best_contract
 from ..core.seats import SeatError, seat_of
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..solve.solver import DISCARD_PAIRS, Solver, worker_solver
 from ..util.jsonl import (
     LineError,
@@ -169,6 +170,8 @@ def quick_request(obj: object) -> Quick | None:
         return None
     if not _PLAIN.issuperset(obj):  # card values, a line of play, a trick, fields of its own
         if not REQUEST_FIELDS.issuperset(obj) and misspelt_field(obj, REQUEST_FIELDS):
+            return None
+        if "rules" in obj:  # rules of its own: answered one by one
             return None
         cards, line, trick = get("cards"), get("line"), get("trick")
         if (cards is not None and cards is not False) or \
@@ -592,8 +595,8 @@ def _over_input(lines: Iterable[bytes | str] | BinaryIO, workers: int | None,
                        batch=BLOCKS_PER_JOB)
 
 
-def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
-               ) -> Iterator[tuple[int, str]]:
+def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None,
+               rules: Rules = DEFAULT_RULES) -> Iterator[tuple[int, str]]:
     """Answer JSON Lines requests in input order, a block of text at a time with its count
     of error lines (what ``prefa solve --batch`` writes); a blank line is answered in
     place (``jsonl.blank_answer``), line numbers count from 1 over all input lines.
@@ -601,13 +604,44 @@ def solve_text(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = No
     Lines go in blocks (``raw_blocks``) to the solver, or to worker processes each with its
     own solver; from a binary stream, such as a file opened ``"rb"``, they go in jobs of
     bytes (``byte_jobs``) instead.  The answers are the same whatever the number of
-    workers.
+    workers.  Under other ``rules`` than the default (for the lines without their own)
+    every line is answered one by one, naming the rules.
     """
+    if not rules.is_default:
+        return (_count_text(answers) for answers in
+                _over_input(lines, workers, partial(_ruled_block, rules),
+                            partial(_ruled_job, rules)))
     return _over_input(lines, workers, answer_text, job_text)
 
 
-def solve_lines(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None
-                ) -> Iterator[tuple[bool, str]]:
+def solve_lines(lines: Iterable[bytes | str] | BinaryIO, workers: int | None = None,
+                rules: Rules = DEFAULT_RULES) -> Iterator[tuple[bool, str]]:
     """``solve_text`` a line at a time: ``(ok, json_text)`` for each line."""
-    for answers in _over_input(lines, workers, answer_block, job_answers):
+    if not rules.is_default:
+        blocks = _over_input(lines, workers, partial(_ruled_block, rules),
+                             partial(_ruled_job, rules))
+    else:
+        blocks = _over_input(lines, workers, answer_block, job_answers)
+    for answers in blocks:
         yield from answers
+
+
+def _ruled_block(rules: Rules, block: list[tuple[int, bytes | str]],
+                 solver: Solver) -> list[tuple[bool, str]]:
+    """``answer_block`` with ``rules`` for the lines without rules of their own: every line
+    answered one by one (``requests.solve.answer``)."""
+    out = []
+    for number, raw in block:
+        line = number_line(number, raw)
+        out.append((True, blank_answer(number)) if line is None else
+                   answer_line(line, lambda o: answer(o, solver, rules)))
+    return out
+
+
+def _ruled_job(rules: Rules, job: tuple[int, bytes], solver: Solver) -> list[tuple[bool, str]]:
+    return _ruled_block(rules, _job_block(job), solver)
+
+
+def _count_text(answers: list[tuple[bool, str]]) -> tuple[int, str]:
+    """Answers as ``solve_text`` gives them: the count of errors and the lines as text."""
+    return sum(not ok for ok, _ in answers), "".join(text + "\n" for _, text in answers)

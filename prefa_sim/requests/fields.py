@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..core.cards import Strain
 
 REQUEST_FIELDS = frozenset({"hands", "trump", "declarer", "leader", "active", "dealer", "widow",
-                            "trick", "cards", "line"})
+                            "trick", "cards", "line", "rules"})
 """The fields a solve request may set; other fields are the request's own, echoed back."""
 
 

@@ -4,7 +4,8 @@
 A request (every field but ``hands`` optional)::
 
     {"hands": [h0, h1, h2], "dealer": 2, "declarer": 0, "trump": "H", "leader": 0,
-     "active": [0, 1], "widow": ["7D", "8H"], "trick": ["AS"], "cards": true, "line": true}
+     "active": [0, 1], "widow": ["7D", "8H"], "trick": ["AS"], "cards": true, "line": true,
+     "rules": "overtrump=yes"}
 
 Seats are numbers 0-2 or the roles ``first``, ``second``, ``dealer`` (placed by
 ``dealer``, seat 2 when not given, so seat 0 is first hand).  ``declarer``
@@ -16,7 +17,9 @@ The answer is the request plus, without a widow, ``declarer_tricks``; with
 ``cards`` the player ``to_move`` and the ``card_values`` of each legal card;
 with ``line`` an optimal ``play_line``.  With a widow: ``best_tricks`` and every
 discard that reaches them, ``best_discards``.  Without ``trump`` all five strains
-are answered under ``strains``, and with a widow the ``contract`` to name.
+are answered under ``strains``, and with a widow the ``contract`` to name.  Under
+rules other than the default (``rules``, docs/rules.md §7.6: no under-trumping, the
+10NT rules) the answer names them in ``rules``.
 A bad line becomes ``{"line": n, "error": "..."}``.
 """
 
@@ -40,12 +43,14 @@ from ..core.cards import (
     parse_strain,
     popcount,
 )
-from ..core.contracts import Contract, best_contract
+from ..core.contracts import Contract
 from ..core.position import Position
 from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer, opening_leader, seat_of, seats_of
+from ..rules.variants import DEFAULT_RULES, Rules, RulesError
 from ..solve.solver import Solver, WidowResult
 from ..util.jsonl import misspelt_field
 from .fields import ANSWER_FIELDS, REQUEST_FIELDS
+from .rules import request_rules
 
 
 class RequestError(ValueError):
@@ -66,10 +71,12 @@ class Request:
     dealer: int = DEFAULT_DEALER
     cards: bool = False
     line: bool = False
+    rules: Rules = DEFAULT_RULES
 
     def position(self, strain: Strain) -> Position:
         """The position in one strain (before the widow is taken, when there is one)."""
-        return Position(self.hands, strain, self.leader, self.declarer, self.active, self.trick)
+        return Position(self.hands, strain, self.leader, self.declarer, self.active, self.trick,
+                        overtrump=self.rules.overtrump)
 
 
 @dataclass(frozen=True)
@@ -94,8 +101,9 @@ class Answer:
 
     @property
     def contract(self) -> Contract | None:
-        """The most valuable contract that makes (docs/rules.md §6), from the strains asked."""
-        return best_contract({a.strain: a.tricks for a in self.strains})
+        """The most valuable contract that makes (docs/rules.md §6), from the strains asked,
+        among those the request's rules allow."""
+        return self.request.rules.best_contract({a.strain: a.tricks for a in self.strains})
 
     @property
     def contract_discard(self) -> str | None:
@@ -110,8 +118,15 @@ class Answer:
 def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "first",
                  leader: Any = None, active: Iterable[Any] | None = None, dealer: Any = None,
                  widow: Any = None, trick: Any = (), cards: bool = False,
-                 line: bool = False) -> Request:
-    """Check a request given field by field (seats as numbers or roles, cards as text)."""
+                 line: bool = False, rules: Rules | str | dict | None = None,
+                 default_rules: Rules = DEFAULT_RULES) -> Request:
+    """Check a request given field by field (seats as numbers or roles, cards as text;
+    ``rules`` as a ``Rules``, its text form or a mapping, ``default_rules`` when None)."""
+    try:
+        rules = rules if isinstance(rules, Rules) else request_rules({"rules": rules},
+                                                                     default_rules)
+    except RulesError as exc:
+        raise RequestError(str(exc)) from None
     try:
         dealer = DEFAULT_DEALER if dealer is None else check_dealer(dealer)
         if active is None:
@@ -156,7 +171,7 @@ def make_request(hands: Iterable[Any], *, trump: Any = None, declarer: Any = "fi
     if not trick_cards:
         _check_hand_sizes(masks, active, widow_mask)
     request = Request(tuple(masks), strains, leader, declarer, active, trick_cards, widow_mask,
-                      dealer, cards, line)
+                      dealer, cards, line, rules)
     _check_cards(request)
     return request
 
@@ -182,8 +197,8 @@ def _check_hand_sizes(masks: list[Bitboard], active: tuple[int, ...],
     raise RequestError(text)
 
 
-def parse_request(obj: Any) -> Request:
-    """Check and convert one decoded JSON request."""
+def parse_request(obj: Any, rules: Rules = DEFAULT_RULES) -> Request:
+    """Check and convert one decoded JSON request (``rules`` for one without its own)."""
     if not isinstance(obj, dict):
         raise RequestError("a request is a JSON object")
     misspelt = misspelt_field(obj, REQUEST_FIELDS)
@@ -194,7 +209,7 @@ def parse_request(obj: Any) -> Request:
     fields = {k: obj[k] for k in REQUEST_FIELDS & set(obj) if obj[k] is not None}
     if "trump" in fields and not isinstance(fields["trump"], str):
         raise RequestError("'trump' must be one of S, C, D, H, NT")
-    return make_request(**fields)
+    return make_request(**fields, default_rules=rules)
 
 
 def _as_list(value: Any, name: str) -> list:
@@ -247,7 +262,8 @@ def solve_request(request: Request, solver: Solver) -> Answer:
     for strain in request.strains:
         if request.widow is not None:
             result = solver.solve_widow(request.hands, request.widow, strain, request.leader,
-                                        request.declarer, request.active)
+                                        request.declarer, request.active,
+                                        overtrump=request.rules.overtrump)
             answers.append(StrainAnswer(strain, result.best_tricks, widow=result))
             continue
         pos = request.position(strain)
@@ -271,6 +287,8 @@ def request_fields(request: Request) -> dict:
     for name in ("cards", "line"):
         if getattr(request, name):
             out[name] = True
+    if not request.rules.is_default:
+        out["rules"] = str(request.rules)
     return out
 
 
@@ -292,6 +310,8 @@ def answer_fields(answer: Answer) -> dict:
     request = answer.request
     out: dict[str, Any] = {"dealer": request.dealer, "declarer": request.declarer,
                            "leader": request.leader, "active": list(request.active)}
+    if not request.rules.is_default:
+        out["rules"] = str(request.rules)
     if len(request.strains) == 1:  # a trump was given
         out.update(fields(answer.strains[0]))
         return out
@@ -303,8 +323,9 @@ def answer_fields(answer: Answer) -> dict:
     return out
 
 
-def answer(obj: Any, solver: Solver) -> dict:
-    """The request ``obj`` with its answer fields added (seats resolved to numbers)."""
-    request = parse_request(obj)
+def answer(obj: Any, solver: Solver, rules: Rules = DEFAULT_RULES) -> dict:
+    """The request ``obj`` with its answer fields added (seats resolved to numbers; the
+    rules named when they are not the default)."""
+    request = parse_request(obj, rules)
     asked = {k: v for k, v in obj.items() if k not in ANSWER_FIELDS}
     return {**asked, **answer_fields(solve_request(request, solver))}

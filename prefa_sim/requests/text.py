@@ -95,10 +95,12 @@ def widow_table_text(answer: Answer, shown: int = 5) -> str:
 
 
 def answer_text(answer: Answer) -> str:
-    """A solve answer for a terminal: the seats, then the widow table or the tricks."""
+    """A solve answer for a terminal: the rules when they are not the default, the seats,
+    then the widow table or the tricks."""
     request = answer.request
-    out = [seats_text(request.hands, request.declarer, request.active, request.widow,
-                      request.dealer)]
+    out = [] if request.rules.is_default else [f"rules: {request.rules}\n"]
+    out.append(seats_text(request.hands, request.declarer, request.active, request.widow,
+                          request.dealer))
     seats = " ".join(map(str, request.active))
     if request.widow is not None:
         out.append(f"\nseat {request.declarer} takes the widow; seat {request.leader} leads; "

@@ -303,7 +303,7 @@ class Deal:
         active = sorted({self.declarer, *(self.seat_of_role(r) for r in defence.players)})
         leader = opening_leader(self.dealer, active)
         self.position = Position(tuple(self.hands), self.contract.strain, leader,
-                                 self.declarer, tuple(active))
+                                 self.declarer, tuple(active), overtrump=self.rules.overtrump)
         self.phase = "play"
 
     def _apply_play(self, action: Play | Claim) -> None:

@@ -54,6 +54,9 @@ class Rules:
     (``each``)."""
     aces_amount: int = 0
     """The amount of the ``raise`` and ``each`` aces rules (0 with ``bonus``)."""
+    overtrump: bool = False
+    """No under-trumping: a player void in the suit led must beat a trump already on the
+    trick when they can (``Position.overtrump``)."""
 
     def __post_init__(self) -> None:
         _check_choice("last_contract", self.last_contract, LAST_CONTRACT_MODES)
@@ -63,8 +66,9 @@ class Rules:
                                   ("aces_amount", self.aces_amount, MAX_ACES_AMOUNT)):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
                 raise RulesError(f"rule {name} must be a whole number 0-{high}, got {value!r}")
-        if not isinstance(self.ten_as_nine, bool):
-            raise RulesError(f"rule ten_as_nine must be yes or no, got {self.ten_as_nine!r}")
+        for name in ("ten_as_nine", "overtrump"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rule {name} must be yes or no, got {getattr(self, name)!r}")
         if self.kasa and self.last_contract != "normal":
             raise RulesError(f"last_contract={self.last_contract} contradicts kasa={self.kasa}: "
                              "the last contract is a rule of the common pot, and a personal "
@@ -142,6 +146,7 @@ class Rules:
         out: dict[str, object] = {name: _text_value(self, name) for name in RULE_NAMES}
         out["kasa"] = self.kasa
         out["ten_as_nine"] = self.ten_as_nine
+        out["overtrump"] = self.overtrump
         return out
 
     @property
@@ -198,7 +203,7 @@ class Rules:
 # Tricks the defence must take, by level: (first, second, lone defender) (§4.4).
 QUOTAS = {6: (2, 2, 2), 7: (2, 1, 2), 8: (1, 1, 1), 9: (1, 0, 1), 10: (0, 0, 0)}
 
-RULE_NAMES = ("last_contract", "kasa", "ten_nt", "ten_as_nine", "aces")
+RULE_NAMES = ("last_contract", "kasa", "ten_nt", "ten_as_nine", "aces", "overtrump")
 """The names of the text form, in the order it writes them."""
 _FIELD_NAMES = {f.name for f in fields(Rules)}
 
@@ -213,13 +218,13 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 
 def _field_value(name: str, value: object) -> object:
-    if name == "ten_as_nine":
+    if name in ("ten_as_nine", "overtrump"):
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower()
         if text in YES or text in NO:
             return text in YES
-        raise RulesError(f"rule ten_as_nine cannot be {value!r} (valid: yes, no)")
+        raise RulesError(f"rule {name} cannot be {value!r} (valid: yes, no)")
     if name == "kasa":
         if isinstance(value, bool):
             raise RulesError(f"rule kasa must be a whole number 0-{MAX_KASA}, got {value!r}")

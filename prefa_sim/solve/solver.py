@@ -35,6 +35,7 @@ from ..engine.endgame import EMPTY_ENDGAME
 from ..engine.endgame_build import endgame_table
 from ..engine.layout import (
     CTX_SIZE,
+    FLAG_OVERTRUMP,
     GENERATION_MASK,
     MAX_MOVES,
     MAX_PLY,
@@ -114,9 +115,11 @@ class Solver:
             self.table[:] = 0
             self._generation = 1
 
-    def _context(self, trump: int, declarer: int, active_mask: int) -> np.ndarray:
+    def _context(self, trump: int, declarer: int, active_mask: int,
+                 overtrump: bool = False) -> np.ndarray:
         ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-        ctx[:] = (int(trump), declarer, active_mask, bin(active_mask).count("1"), self._generation)
+        ctx[:] = (int(trump), declarer, active_mask, bin(active_mask).count("1"),
+                  self._generation, FLAG_OVERTRUMP if overtrump else 0)
         return ctx
 
     def _kernel_args(self, two_hands: bool):
@@ -140,25 +143,28 @@ class Solver:
     # -- solving -------------------------------------------------------------------
     def solve(self, position: Position) -> int:
         """The declarer's tricks from here on with best play, the current trick included."""
-        ctx = self._context(position.trump, position.declarer, position.active_mask)
+        ctx = self._context(position.trump, position.declarer, position.active_mask,
+                            position.overtrump)
         return int(driver.solve_position(
             self._hands_array(position), self._trick_array(position), len(position.trick),
             position.leader, 0, ctx, *self._kernel_args(len(position.active) == 2)))
 
-    def solve_deals(self, deals: np.ndarray, *, fresh_table: bool = False) -> np.ndarray:
+    def solve_deals(self, deals: np.ndarray, *, fresh_table: bool = False,
+                    overtrump: bool = False) -> np.ndarray:
         """Solve many positions at a trick start in one kernel call.
 
         ``deals`` is an int64 array with rows ``[h0, h1, h2, trump, leader,
         declarer, active_mask]``.  The rows are not checked: build them from
         checked positions.  ``fresh_table`` gives each deal an empty table, as a
-        solver that clears its table per deal would have.
+        solver that clears its table per deal would have; ``overtrump``: no
+        under-trumping (``Position.overtrump``).
         """
         deals = np.ascontiguousarray(deals, dtype=np.int64)
         out = np.zeros(len(deals), dtype=np.int64)
         if self._generation + len(deals) > GENERATION_MASK:
             self.table[:] = 0
             self._generation = 1
-        ctx = self._context(0, 0, 7)
+        ctx = self._context(0, 0, 7, overtrump)
         two_hands = bool(np.any(deals[:, 6] != 7))
         driver.solve_many(deals, ctx, *self._kernel_args(two_hands), out, fresh_table)
         if fresh_table:
@@ -171,7 +177,8 @@ class Solver:
         keys, printed as card names: ``{AS: 7, 8S: 4}``)."""
         cards = np.array(list(iter_cards(position.legal_cards())), dtype=np.int64)
         out = np.zeros(len(cards), dtype=np.int64)
-        ctx = self._context(position.trump, position.declarer, position.active_mask)
+        ctx = self._context(position.trump, position.declarer, position.active_mask,
+                            position.overtrump)
         driver.card_values(self._hands_array(position), self._trick_array(position),
                            len(position.trick), position.leader, ctx,
                            *self._kernel_args(len(position.active) == 2), cards, out)
@@ -198,17 +205,19 @@ class Solver:
     # -- the widow -----------------------------------------------------------------
     def solve_widow(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
                     widow: Bitboard, trump: Strain, leader: int, declarer: int,
-                    active: tuple[int, ...] = (0, 1, 2)) -> WidowResult:
+                    active: tuple[int, ...] = (0, 1, 2), *,
+                    overtrump: bool = False) -> WidowResult:
         """Best declarer tricks in ``trump`` after taking the widow and discarding two cards.
 
-        ``hands[declarer]`` holds the declarer's 10 cards before the widow.
+        ``hands[declarer]`` holds the declarer's 10 cards before the widow; ``overtrump``:
+        no under-trumping (``Position.overtrump``).
         """
         hand12 = _widow_hand(hands, widow, declarer, active)
         # Checks the seats and hands as they are before the widow is taken.
         Position(tuple(int(h) for h in hands), trump, leader, declarer, active)
         work_hands = np.array([hands[s] if s in active and s != declarer else 0 for s in range(3)],
                               dtype=np.int64)
-        ctx = self._context(trump, declarer, sum(1 << s for s in active))
+        ctx = self._context(trump, declarer, sum(1 << s for s in active), overtrump)
         reaches = np.zeros(66, dtype=np.int64)
         best = driver.widow_search(work_hands, hand12, leader, ctx,
                                    *self._kernel_args(len(set(active)) == 2), reaches)
@@ -216,7 +225,8 @@ class Solver:
         discards = tuple(pairs[k] for k in np.flatnonzero(reaches))
         return WidowResult(Strain(trump), int(best), discards)
 
-    def solve_widows(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def solve_widows(self, cells: np.ndarray, *,
+                     overtrump: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``solve_widow`` for many cells in one kernel call.
 
         ``cells`` is an int64 array with rows ``[h0, h1, h2, hand12, trump, leader,
@@ -229,13 +239,13 @@ class Solver:
         best = np.zeros(len(cells), dtype=np.int64)
         reaches = np.zeros((len(cells), 66), dtype=np.int64)
         two_hands = bool(np.any(cells[:, 7] != 7))
-        driver.widow_many(cells, self._context(0, 0, 7), *self._kernel_args(two_hands), best,
-                          reaches)
+        driver.widow_many(cells, self._context(0, 0, 7, overtrump),
+                          *self._kernel_args(two_hands), best, reaches)
         return best, reaches
 
     def widow_results(self, hands: Sequence[Bitboard], widow: Bitboard,
-                      cells: Sequence[tuple[Strain, int, int, tuple[int, ...]]]
-                      ) -> list[WidowResult]:
+                      cells: Sequence[tuple[Strain, int, int, tuple[int, ...]]], *,
+                      overtrump: bool = False) -> list[WidowResult]:
         """``solve_widow`` for many (strain, leader, declarer, active seats) of one deal,
         in one kernel call; each declarer and set of seats is checked once."""
         rows = np.zeros((len(cells), 8), dtype=np.int64)
@@ -249,7 +259,7 @@ class Solver:
                     rows[k, s] = hands[s]
             rows[k, 3:] = (checked[declarer, active], int(trump), leader, declarer,
                            sum(1 << s for s in active))
-        best, reaches = self.solve_widows(rows)
+        best, reaches = self.solve_widows(rows, overtrump=overtrump)
         pairs = {hand12: _discard_pairs(hand12) for hand12 in set(checked.values())}
         return [WidowResult(Strain(cell[0]), tricks, tuple(compress(pairs[hand12], flags)))
                 for cell, tricks, hand12, flags in zip(cells, best.tolist(), rows[:, 3].tolist(),
@@ -257,9 +267,11 @@ class Solver:
 
     def widow_table(self, hands: tuple[Bitboard, Bitboard, Bitboard] | list[Bitboard],
                     widow: Bitboard, leader: int, declarer: int,
-                    active: tuple[int, ...] = (0, 1, 2)) -> dict[Strain, WidowResult]:
+                    active: tuple[int, ...] = (0, 1, 2), *,
+                    overtrump: bool = False) -> dict[Strain, WidowResult]:
         """``solve_widow`` for all five strains."""
-        return {s: self.solve_widow(hands, widow, s, leader, declarer, active) for s in Strain}
+        return {s: self.solve_widow(hands, widow, s, leader, declarer, active,
+                                    overtrump=overtrump) for s in Strain}
 
 
 def _discard_pairs(hand12: Bitboard) -> list[tuple[int, int]]:

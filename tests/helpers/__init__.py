@@ -9,7 +9,6 @@ import pyarrow.parquet as pq
 from hypothesis import strategies as st
 
 from prefa_sim.core.position import Position
-from prefa_sim.core.tricks import legal_cards_mask
 from prefa_sim.sim.dataset import SCHEMA
 
 from .reference import minimax
@@ -18,8 +17,10 @@ ACTIVE_SETS = [(0, 1, 2), (0, 1), (0, 2), (1, 2)]
 
 
 def random_position(rng: random.Random, tricks: int, active: tuple[int, ...], trump: int,
-                    leader: int, declarer: int, played: int) -> Position:
-    """A random ending of ``tricks`` tricks, then ``played`` random legal cards of the first."""
+                    leader: int, declarer: int, played: int,
+                    overtrump: bool = False) -> Position:
+    """A random ending of ``tricks`` tricks, then ``played`` random legal cards of the first
+    (``overtrump``: under the rule against under-trumping)."""
     deck = list(range(32))
     rng.shuffle(deck)
     hands = [0, 0, 0]
@@ -31,28 +32,29 @@ def random_position(rng: random.Random, tricks: int, active: tuple[int, ...], tr
         if seat not in active:
             for card in deck[len(active) * tricks:len(active) * tricks + tricks]:
                 hands[seat] |= 1 << card
-    pos = Position(tuple(hands), trump, leader, declarer, active)
+    pos = Position(tuple(hands), trump, leader, declarer, active, overtrump=overtrump)
     for _ in range(played):
-        lead = pos.trick[0] if pos.trick else None
-        legal = [c for c in range(32)
-                 if legal_cards_mask(pos.hand(pos.to_move), lead, trump) >> c & 1]
+        legal = [c for c in range(32) if pos.legal_cards() >> c & 1]
         pos, _ = pos.play(rng.choice(legal))
     return pos
 
 
 
 @st.composite
-def endings(draw, min_tricks=1, max_tricks=4, trick_start=False):
+def endings(draw, min_tricks=1, max_tricks=4, trick_start=False, overtrump=False,
+            active_sets=ACTIVE_SETS):
     """Random endings, 3-hand and 2-hand, any strain, leader and declarer; unless
-    ``trick_start``, with some cards of the first trick already played."""
-    active = draw(st.sampled_from(ACTIVE_SETS))
+    ``trick_start``, with some cards of the first trick already played (``overtrump``:
+    under the rule against under-trumping)."""
+    active = draw(st.sampled_from(active_sets))
     tricks = draw(st.integers(min_tricks, max_tricks))
     trump = draw(st.integers(0, 4))
     leader = draw(st.sampled_from(active))
     declarer = draw(st.sampled_from(active))
     played = draw(st.integers(0, 0 if trick_start else len(active) - 1))
     seed = draw(st.integers(0, 2**32 - 1))
-    return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played)
+    return random_position(random.Random(seed), tricks, active, trump, leader, declarer, played,
+                           overtrump)
 
 def relocate_below(pos: Position, relevant: int, seed: int) -> Position:
     """``pos`` with the cards of each suit below its lowest relevant card dealt again at
@@ -70,13 +72,16 @@ def relocate_below(pos: Position, relevant: int, seed: int) -> Position:
             for s in range(3):
                 hands[s] &= ~(1 << c)
             hands[owner] |= 1 << c
-    return Position(tuple(hands), pos.trump, pos.leader, pos.declarer, pos.active)
+    return Position(tuple(hands), pos.trump, pos.leader, pos.declarer, pos.active,
+                    overtrump=pos.overtrump)
 
 
 def reference_value(pos: Position) -> int:
-    """The declarer's tricks from ``pos`` by plain exhaustive minimax."""
+    """The declarer's tricks from ``pos`` by plain exhaustive minimax (under the position's
+    rule of play: ``Position.overtrump``)."""
     hands = [pos.hand(s) for s in range(3)]
-    return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick)
+    return minimax(hands, pos.trump, pos.leader, pos.declarer, pos.active, pos.trick,
+                   pos.overtrump)
 
 
 def synthetic(path, deals: int, seed: int, files: int = 3) -> pd.DataFrame:

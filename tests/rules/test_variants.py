@@ -38,7 +38,8 @@ def any_rules(draw) -> Rules:
                                                                   "fair"])),
         kasa=kasa, ten_nt=draw(st.sampled_from(["10", "11", "off"])),
         ten_as_nine=draw(st.booleans()), aces=aces,
-        aces_amount=0 if aces == "bonus" else draw(st.integers(1, 100)))
+        aces_amount=0 if aces == "bonus" else draw(st.integers(1, 100)),
+        overtrump=draw(st.booleans()))
 
 
 @given(any_rules())
@@ -67,7 +68,8 @@ def test_presets_and_overrides():
 
 @pytest.mark.parametrize("text, message", [
     ("tennt=11", "unknown rule 'tennt' (rules: last_contract, kasa, ten_nt, ten_as_nine, "
-                 "aces)"),
+                 "aces, overtrump)"),
+    ("overtrump=sometimes", "rule overtrump cannot be 'sometimes' (valid: yes, no)"),
     ("ten_nt=12", "rule ten_nt cannot be '12' (valid: 10, 11, off)"),
     ("ten_as_nine=maybe", "rule ten_as_nine cannot be 'maybe' (valid: yes, no)"),
     ("last_contract=half", "rule last_contract cannot be 'half' (valid: normal, "
@@ -190,3 +192,25 @@ def test_the_aces_variants():
     assert settle(C("6S"), ["pass", "pass"], aces=True).transfers["declarer"] == 50
     with pytest.raises(SettlementError, match="no aces can be announced with a solo"):
         settle(C("7H"), solo=True, aces=True, rules=each)
+
+
+def test_the_deal_offers_no_under_trump_under_the_rule():
+    """The rules engine follows the rule: seat 2, void in hearts after the first defender
+    ruffed with the QS, may not keep the KS by under-trumping."""
+    from prefa_sim.core.cards import parse_cards, parse_deal
+    from prefa_sim.rules.deal import Deal, Play
+
+    # Seat 0 declares 6S on a hand with eight hearts; seats 1 and 2 hold no heart.
+    from prefa_sim.rules.game import parse_action
+
+    hands, widow = parse_deal("A.-.A.AKQJT987 QJ.AKQJT.KQJ.- KT987.987.T9.- -.-.87.-")
+    heart, queen, king = parse_cards(["7H", "QS", "KS"])
+    spades = set(parse_cards(["KS", "TS", "9S", "8S", "7S"]))
+    for rules, offered in ((DEFAULT_RULES, spades), (Rules(overtrump=True), {king})):
+        deal = Deal(list(hands), widow, 2, rules=rules)
+        for token in ("6S", "pass", "pass", "discard 7D 8D", "6S", "play", "play"):
+            deal.apply(parse_action(deal, token))
+        deal.apply(Play(heart))
+        deal.apply(Play(queen))
+        assert {a.card for a in deal.legal_actions() if isinstance(a, Play)} == offered
+        assert deal.position.overtrump == rules.overtrump
