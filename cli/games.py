@@ -11,6 +11,7 @@ from prefa_sim.bots.base import PlayerError
 from prefa_sim.bots.files import pinned_specs
 from prefa_sim.bots.registry import player_specs
 from prefa_sim.bots.specs import player_label
+from prefa_sim.rules.variants import DEFAULT_RULES
 from prefa_sim.sim.config import RunConfig, RunError, read_manifest
 from prefa_sim.sim.run_folder import recover
 from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
@@ -18,10 +19,10 @@ from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
 from .common import PrefaCommand, user_errors
-from .params import OutFolder, deal_count, scheduler_options
+from .params import OutFolder, deal_count, rules_option, scheduler_options
 from .progress import run_with_progress
 
-RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size")
+RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_size", "rules")
 
 
 @click.command(cls=PrefaCommand)
@@ -41,6 +42,7 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
 @click.option("--full-games", is_flag=True,
               help="DEALS whole games, each to the empty pot with the last contract (at most "
                    "1,000 deals a game), instead of single deals from a full pot.")
+@rules_option()
 @click.option("-w", "--workers", type=click.IntRange(1, 1024), default=None,
               help="Processes (default: all cores).")
 @scheduler_options("Play the chunks")
@@ -48,7 +50,7 @@ RUN_OPTIONS = ("players", "deals", "seed", "duplicate", "full_games", "chunk_siz
               help="Deals per Parquet file (the data do not depend on it).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in OUT.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
-def games(players, deals, seed, out_dir, duplicate, full_games, workers, scheduler,
+def games(players, deals, seed, out_dir, duplicate, full_games, rules, workers, scheduler,
           scheduler_timeout, chunk_size, resume, force):
     """Play DEALS deals with PLAYERS, settle them, and write one row per deal (and
     seating) to Parquet: every action (a prefa game script), the declarer, contract,
@@ -79,14 +81,16 @@ def games(players, deals, seed, out_dir, duplicate, full_games, workers, schedul
         try:
             config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
                                players=tuple(specs), duplicate=duplicate,
-                               full_games=full_games, player_files=files)
+                               full_games=full_games, player_files=files,
+                               rules=str(rules or DEFAULT_RULES))
         except RunError as exc:
             raise click.ClickException(str(exc)) from None
     seating = "three seatings" if config.duplicate else "one seating"
     unit = "whole game" if config.full_games else "deal"
     header = (f"seed {config.seed}: {counted(config.deals, unit)} ({seating}) by "
               f"{', '.join(map(player_label, config.players))} in "
-              f"{counted(config.chunks, 'chunk')} into {out}")
+              f"{counted(config.chunks, 'chunk')} into {out}"
+              + ("" if config.rules == "default" else f", rules {config.rules}"))
     run_with_progress(config, out, header, workers or default_workers(), scheduler, resume,
                       force, finish=f"prefa games -o {out} --resume",
                       scheduler_timeout=scheduler_timeout)

@@ -17,13 +17,14 @@ from prefa_sim.analysis.prospects import (
 from prefa_sim.core.cards import CardError, format_hand, parse_hand
 from prefa_sim.core.seats import DEFAULT_DEALER, seat_label, seat_of
 from prefa_sim.dealing.scenario import ScenarioError
+from prefa_sim.rules.variants import DEFAULT_RULES
 from prefa_sim.sim.about import is_finished
 from prefa_sim.sim.config import RunError, read_manifest
 from prefa_sim.stats.output import records
 from prefa_sim.util.workers import default_workers
 
 from .common import PrefaCommand, user_errors
-from .params import OutFolder, deal_count, format_options
+from .params import OutFolder, deal_count, format_options, rules_option
 from .progress import run_with_progress
 
 
@@ -50,11 +51,12 @@ from .progress import run_with_progress
 @click.option("-o", "--out", "out_dir", type=OutFolder(), default=None,
               help="Keep the solved deals in this folder (a dataset for prefa stats); "
                    "by default they go to a temporary folder.")
+@rules_option()
 @format_options()
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
               help="Also draw the contracts' figures into this .png or .svg file.")
 def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, scheduler,
-             out_dir, fmt, plot_file):
+             out_dir, rules, fmt, plot_file):
     """For every contract 6S-10NT: how often HAND makes it with the widow and the best
     discard, its expected tricks, how often the defence reaches its quota (both
     playing, each defender alone), and the declarer's expected kapíkia when the
@@ -73,13 +75,16 @@ def makerate(hand, position, widow, deals, seed, fixed, constraint, workers, sch
     try:
         mask = parse_hand(hand)
         widow_text = widow or None
-        config = hand_config(hand, position, widow_text, deals, seed, constraint, fixed)
+        rules = rules or DEFAULT_RULES
+        config = hand_config(hand, position, widow_text, deals, seed, constraint, fixed,
+                             rules=rules)
     except (CardError, ScenarioError, RunError) as exc:
         raise click.ClickException(str(exc)) from None
     seat = seat_of(position, DEFAULT_DEALER)
     known = f"widow {format_hand(parse_hand(widow_text))}" if widow else "widow unknown"
     title = f"{format_hand(mask)}, {seat_label(seat, DEFAULT_DEALER)}, {known}"
-    header = f"{title}: {deals} deal{'' if deals == 1 else 's'}, seed {seed}"
+    header = (f"{title}: {deals} deal{'' if deals == 1 else 's'}, seed {seed}"
+              + ("" if rules.is_default else f", rules {rules}"))
     workers = workers or default_workers()
     if out_dir:
         out = Path(out_dir)

@@ -9,6 +9,7 @@ import click
 from prefa_sim.analysis.match import match_result, play_match
 from prefa_sim.bots.base import PlayerError
 from prefa_sim.bots.registry import check_players
+from prefa_sim.rules.variants import DEFAULT_RULES
 from prefa_sim.stats.bidding import few_warning, lettered, player_labels
 from prefa_sim.stats.intervals import MIN_BOOTSTRAP_UNITS
 from prefa_sim.stats.output import estimate_record, money_text, signed, text_table
@@ -17,7 +18,7 @@ from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
 from .common import PrefaCommand, say_if_compiling, say_waiting, solving_players, user_errors
-from .params import deal_count
+from .params import deal_count, rules_option
 
 
 @click.command(cls=PrefaCommand)
@@ -30,8 +31,9 @@ from .params import deal_count
               help="Processes (default: all cores).")
 @click.option("--bootstrap", type=click.IntRange(100, 100_000), default=2000,
               show_default=True, help="Bootstrap replicates for the intervals.")
+@rules_option()
 @click.option("--json", "as_json", is_flag=True, help="The result as one JSON object.")
-def match(players, deals, seed, workers, bootstrap, as_json):
+def match(players, deals, seed, workers, bootstrap, rules, as_json):
     """Play a duplicate match between three players (random, heuristic, sampling,
     oracle (sees every card), or path/to/file.py:ClassName (sees-all:path/to/file.py:
     ClassName to show it every card); settings in parentheses, such as
@@ -44,8 +46,10 @@ def match(players, deals, seed, workers, bootstrap, as_json):
         raise click.BadParameter(str(exc), param_hint="PLAYERS") from None
     names = player_labels(players)
     workers = workers or default_workers()
+    rules = rules or DEFAULT_RULES
     click.echo(f"duplicate match: {counted(deals, 'deal')} x 3 seatings, seed {seed}, "
-               f"{counted(min(workers, deals), 'worker')}", err=True)
+               f"{counted(min(workers, deals), 'worker')}"
+               + ("" if rules.is_default else f", rules {rules}"), err=True)
     shown = [0]
 
     def progress(done: int) -> None:  # a line every tenth of the match
@@ -57,14 +61,18 @@ def match(players, deals, seed, workers, bootstrap, as_json):
         say_if_compiling()
     try:
         with user_errors():
-            money = play_match(players, deals, seed, workers, progress, on_stop=say_waiting)
+            money = play_match(players, deals, seed, workers, progress, on_stop=say_waiting,
+                               rules=rules)
     except KeyboardInterrupt:
         click.echo("\ninterrupted: nothing was kept", err=True)
         sys.exit(130)
     result = match_result(names, money, bootstrap)
     if as_json:
-        click.echo(dumps(_as_dict(result, seed)))
+        stated = {} if rules.is_default else {"rules": str(rules)}
+        click.echo(dumps({**_as_dict(result, seed), **stated}))
         return
+    if not rules.is_default:
+        click.echo(f"rules: {rules}")
     click.echo(_text(result, seed))
 
 

@@ -131,6 +131,10 @@ RULES_HELP = ("The rules of the table (docs/rules.md §7.6): a preset (default, 
               "prefa rules lists them.")
 
 
+DATASET_RULES_HELP = ("The rules the dataset must have been made under (its own are read from "
+                      "it; other rules are refused, naming what differs).")
+
+
 class RulesText(click.ParamType):
     """Rules in their text form (``Rules.parse``): a bad name or value is named with the
     valid ones."""

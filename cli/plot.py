@@ -7,6 +7,7 @@ from click.core import ParameterSource
 
 from prefa_sim.core.cards import CardError, Strain, parse_strain
 from prefa_sim.sim.about import dataset_caption, dataset_notes
+from prefa_sim.sim.dataset import rules_for
 from prefa_sim.stats.groups import MODES, parse_where
 from prefa_sim.stats.plots import (
     KINDS,
@@ -20,7 +21,7 @@ from prefa_sim.stats.plots import (
 )
 
 from .common import PrefaCommand
-from .params import check_where
+from .params import DATASET_RULES_HELP, check_where, rules_option
 
 
 @click.command(cls=PrefaCommand)
@@ -34,7 +35,8 @@ from .params import check_where
               help="The trump suit of the features figure.")
 @click.option("--where", default=None, metavar="EXPR", callback=check_where,
               help="Keep rows that meet comparisons joined by 'and', e.g. 'trumps_after >= 5'.")
-def plot(kind, dataset, out, mode, trump, where):
+@rules_option(DATASET_RULES_HELP)
+def plot(kind, dataset, out, mode, trump, where, rules):
     """Draw a figure of DATASET: makerate (a heat map of make-rates by level and strain),
     tricks (the declarer's tricks by strain), defence (the defence's quota rates and the
     declarer's money against each way to defend, by contract), features (make-rate
@@ -59,6 +61,7 @@ def plot(kind, dataset, out, mode, trump, where):
     try:
         if where:
             parse_where(where)
+        rules_for(dataset, rules)
         scenario = dataset_caption(dataset)
         if kind == "makerate":
             fig = makerate_figure(dataset, scenario, mode, where)

@@ -12,7 +12,7 @@ from prefa_sim.stats.groups import parse_where
 from prefa_sim.stats.html import report_html, report_path_problem, write_report
 
 from .common import PrefaCommand
-from .params import check_where
+from .params import DATASET_RULES_HELP, check_where, rules_option
 
 
 @click.command(cls=PrefaCommand)
@@ -27,7 +27,8 @@ from .params import check_where
               help="The trump suit of the trump-length figure.")
 @click.option("--bootstrap", type=click.IntRange(100, 100_000), default=1000,
               show_default=True, help="Bootstrap replicates for the money intervals.")
-def report(dataset, out, title, where, trump, bootstrap):
+@rules_option(DATASET_RULES_HELP)
+def report(dataset, out, title, where, trump, bootstrap, rules):
     """Write one self-contained HTML page about DATASET: what made it, make-rate tables,
     the defence tables and the figures, every figure with its interval."""
     if problem := report_path_problem(out):
@@ -40,7 +41,7 @@ def report(dataset, out, title, where, trump, bootstrap):
             parse_where(where)
         about = describe_run(dataset)
         name = title or f"prefa-sim report: {Path(dataset).resolve().name}"
-        page = report_html(dataset, about, name, where, bootstrap, strain)
+        page = report_html(dataset, about, name, where, bootstrap, strain, rules)
         click.echo(f"wrote {write_report(page, out)}")
     except (ValueError, OSError) as exc:  # StatsError, DatasetError, CardError
         raise click.ClickException(str(exc)) from None

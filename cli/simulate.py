@@ -21,13 +21,21 @@ from prefa_sim.util.words import counted
 from prefa_sim.util.workers import default_workers
 
 from .common import PrefaCommand, user_errors
-from .params import OutFolder, SeatList, deal_count, dealer_option, scheduler_options
+from .params import (
+    RULES_HELP,
+    OutFolder,
+    SeatList,
+    deal_count,
+    dealer_option,
+    rules_option,
+    scheduler_options,
+)
 from .progress import run_with_progress
 
 DEFAULT_DEALS = 2500
 DEFAULT_OUT = "prefa-run"
 RUN_OPTIONS = ("dealer", "fixed", "constraint", "deals", "seed", "declarers", "strains",
-               "modes", "chunk_size", "replay")
+               "modes", "chunk_size", "replay", "rules")
 """Options that define a run's data: --resume takes them from the folder instead."""
 
 
@@ -61,13 +69,14 @@ RUN_OPTIONS = ("dealer", "fixed", "constraint", "deals", "seed", "declarers", "s
 @click.option("--replay", type=click.File("rb"), default=None,
               help="Solve the deals of this JSON Lines file (prefa solve format) instead of "
                    "dealing; bad lines are reported and skipped.")
+@rules_option(RULES_HELP + " A scenario's [rules] table says the same.")
 @scheduler_options("Run the chunks")
 @click.option("--resume", is_flag=True,
               help="Finish the interrupted run in OUT, with the settings recorded there.")
 @click.option("--force", is_flag=True, help="Start again even if OUT holds a run.")
 def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, workers,
-                     declarers, strains, modes, chunk_size, replay, scheduler, scheduler_timeout,
-                     resume, force):
+                     declarers, strains, modes, chunk_size, replay, rules, scheduler,
+                     scheduler_timeout, resume, force):
     """Deal and solve DEALS deals double-dummy with the widow, for every declarer,
     strain and defence mode, into a Parquet dataset; then print make-rates.
 
@@ -99,7 +108,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         config, replayed, bad_lines = _new_config(
             scenario, dealer, fixed, constraint, deals, seed,
             declarers if "declarers" in given else None, strains, modes, chunk_size, replay,
-            "deals" in given)
+            "deals" in given, rules)
         builtin = scenario is None and not given
     if builtin and is_finished(out, config) and not force:
         click.echo(f"{out} already holds this finished run; its summary follows "
@@ -108,7 +117,7 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         source = (f"replaying {_name(replay)}" if replay else
                   f"resuming seed {config.seed}" if resume else f"seed {config.seed}")
         header = (f"{source}: {counted(config.deals, 'deal')} in "
-                  f"{counted(config.chunks, 'chunk')} into {out}")
+                  f"{counted(config.chunks, 'chunk')} into {out}{_under(config)}")
         run_with_progress(config, out, header, workers, scheduler, resume, force,
                           replayed, scheduler_timeout=scheduler_timeout)
     with user_errors():
@@ -119,8 +128,13 @@ def simulate_command(scenario, dealer, fixed, constraint, deals, seed, out_dir, 
         sys.exit(1)
 
 
+def _under(config) -> str:
+    """``, rules ...`` for a run under other rules than the default, else nothing."""
+    return "" if config.rules == "default" else f", rules {config.rules}"
+
+
 def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, strains, modes,
-                chunk_size, replay, deals_given):
+                chunk_size, replay, deals_given, rules):
     """The configuration of a new run from the command line, the deals to replay and how
     many lines of the replay file were bad (each said on standard error)."""
     rows, errors = None, []
@@ -141,7 +155,7 @@ def _new_config(scenario, dealer, fixed, constraint, deals, seed, declarers, str
                                      param_hint="-n")
     try:
         config = new_run_config(scenario, dealer, fixed, constraint, deals, seed, declarers,
-                                strains, modes, chunk_size, rows)
+                                strains, modes, chunk_size, rows, rules)
     except OptionError as exc:
         raise click.BadParameter(str(exc), param_hint=exc.option) from None
     except (ScenarioError, RunError) as exc:

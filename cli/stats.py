@@ -8,6 +8,7 @@ import click
 
 from prefa_sim.core.contracts import LADDER, ContractError, parse_contract
 from prefa_sim.sim.about import dataset_notes
+from prefa_sim.sim.dataset import rules_for
 from prefa_sim.stats.defence import BOOTSTRAP, defence_stats
 from prefa_sim.stats.defence_output import TABLES, render_defence
 from prefa_sim.stats.groups import FEATURES, MODES, group_make_rates
@@ -15,7 +16,7 @@ from prefa_sim.stats.output import estimate_record, makerate_rows, render
 from prefa_sim.util.jsonl import dumps
 
 from .common import PrefaCommand, say_notes
-from .params import check_where, format_options
+from .params import DATASET_RULES_HELP, check_where, format_options, rules_option
 
 
 @click.group()
@@ -43,9 +44,10 @@ WHERE_HELP = ("Keep rows that meet comparisons joined by 'and', e.g. "
               help="Defence mode: both defenders, or the first or second alone.")
 @click.option("--min-count", type=click.IntRange(min=1), default=30, show_default=True,
               help="Groups with fewer rows are flagged small (and still shown).")
+@rules_option(DATASET_RULES_HELP)
 @format_options()
 @scheduler_option
-def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
+def makerate(dataset, by, where, mode, min_count, rules, fmt, scheduler):
     """How often the declarer makes each level (6-10), with 95% Wilson intervals, and the
     mean tricks, for each group of rows of DATASET.
 
@@ -55,6 +57,7 @@ def makerate(dataset, by, where, mode, min_count, fmt, scheduler):
     """
     features = tuple(f.strip().lower() for f in by.split(",") if f.strip())
     try:
+        rules_for(dataset, rules)
         groups = group_make_rates(dataset, features, where, mode, scheduler)
     except (ValueError, OSError) as exc:  # StatsError, DatasetError, SchedulerError
         raise click.ClickException(str(exc)) from None
@@ -108,9 +111,10 @@ def _tables(value: str, fmt: str) -> list[str]:
               show_default=True, help="Bootstrap replicates for the money intervals.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the bootstrap.")
+@rules_option(DATASET_RULES_HELP + " Quotas and money follow the dataset's rules.")
 @format_options(" CSV holds one table.")
 @scheduler_option
-def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, scheduler):
+def defence(dataset, contract_text, where, table_text, bootstrap, seed, rules, fmt, scheduler):
     """For every contract, how often the defence reaches its quota (both playing, each
     defender alone), what each of the seven declaration sequences pays the declarer and
     each defender, and the defenders' choices compared deal by deal.
@@ -122,7 +126,7 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
     contracts = _contracts(contract_text)
     tables = _tables(table_text, fmt)
     try:
-        stats_ = defence_stats(dataset, where, bootstrap, seed, scheduler)
+        stats_ = defence_stats(dataset, where, bootstrap, seed, scheduler, rules)
     except (ValueError, OSError) as exc:  # StatsError, DatasetError, SchedulerError
         raise click.ClickException(str(exc)) from None
     shown = [c for c in contracts if stats_.n[c.step]]
@@ -150,7 +154,8 @@ def defence(dataset, contract_text, where, table_text, bootstrap, seed, fmt, sch
                                 "duplicate deal) played out, and not void.")
 @click.option("--markdown", is_flag=True, help="Markdown tables.")
 @click.option("--json", "as_json", is_flag=True, help="Every table as one JSON object.")
-def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
+@rules_option(DATASET_RULES_HELP)
+def bidding(dataset, bootstrap, seed, regret, markdown, as_json, rules):
     """Statistics of the games in DATASET (made by prefa games): the void rate, how
     often the auction winner makes the contract (by player, level and position), the
     final contracts, each declaration sequence's share and what it pays the declarer, and
@@ -160,14 +165,16 @@ def bidding(dataset, bootstrap, seed, regret, markdown, as_json):
     from prefa_sim.stats.bidding import bidding_stats, bidding_text, read_games
 
     try:
+        rules = rules_for(dataset, rules)
         result = bidding_stats(read_games(dataset), bootstrap, seed)
         regrets, decisions = [], []
         if regret:
             from prefa_sim.analysis.regret import decision_regret, play_regret
 
             games = read_games(dataset, with_actions=True, max_rows=4 * regret)
-            regrets = play_regret(games, regret, replicates=bootstrap, seed=seed)
-            decisions = decision_regret(games, regret, replicates=bootstrap, seed=seed)
+            regrets = play_regret(games, regret, replicates=bootstrap, seed=seed, rules=rules)
+            decisions = decision_regret(games, regret, replicates=bootstrap, seed=seed,
+                                        rules=rules)
     except (ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

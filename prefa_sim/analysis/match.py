@@ -17,35 +17,40 @@ from functools import partial
 import numpy as np
 
 from ..bots.specs import is_file_spec
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..sim.games import deal_row
 from ..stats.intervals import Estimate, bootstrap_mean
 from ..util.workers import unordered_map
 
 
-def duplicate_deal(specs: Sequence[str], seed: int, index: int) -> list[float]:
+def duplicate_deal(specs: Sequence[str], seed: int, index: int,
+                   rules: Rules = DEFAULT_RULES) -> list[float]:
     """Each player's change of result (``Settlement.result``, zero-sum) from deal ``index``
-    played in all three seatings (the rows ``prefa games --duplicate`` writes)."""
+    played under ``rules`` in all three seatings (the rows ``prefa games --duplicate``
+    writes)."""
     totals = [0.0, 0.0, 0.0]
     for seating in range(3):
-        row = deal_row(specs, seed, index, seating)
+        row = deal_row(specs, seed, index, seating, rules)
         for k in range(3):
             totals[k] += row[f"result{(k + seating) % 3}"]
     return totals
 
 
-def _deal_chunk(job: tuple[tuple[str, ...], int, range]) -> tuple[int, list[list[float]]]:
-    specs, seed, indices = job
-    return indices.start, [duplicate_deal(specs, seed, i) for i in indices]
+def _deal_chunk(job: tuple[tuple[str, ...], int, range, Rules]
+                ) -> tuple[int, list[list[float]]]:
+    specs, seed, indices, rules = job
+    return indices.start, [duplicate_deal(specs, seed, i, rules) for i in indices]
 
 
 def play_match(specs: Sequence[str], deals: int, seed: int, workers: int = 1,
                progress: Callable[[int], None] | None = None, chunk: int = 20,
-               on_stop: Callable[[int], None] | None = None) -> np.ndarray:
-    """Kapíkia (change of result) per deal and player, ``[deals, 3]``, deal ``i`` in row
-    ``i`` whatever the number of workers.  Player files play in worker processes even
+               on_stop: Callable[[int], None] | None = None,
+               rules: Rules = DEFAULT_RULES) -> np.ndarray:
+    """Kapíkia (change of result) per deal and player under ``rules``, ``[deals, 3]``, deal
+    ``i`` in row ``i`` whatever the number of workers.  Player files play in worker processes even
     with one worker (``workers.unordered_map``'s ``isolated``).  A Ctrl-C waits for the
     running chunks of deals after telling ``on_stop`` how many they are."""
-    jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)))
+    jobs = ((tuple(specs), seed, range(start, min(start + chunk, deals)), rules)
             for start in range(0, deals, chunk))
     isolated = any(is_file_spec(spec) for spec in specs)
     blocks: dict[int, list[list[float]]] = {}

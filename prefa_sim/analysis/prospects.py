@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.cards import CardError, Strain, format_hand, parse_hand
-from ..core.contracts import LADDER, Contract
+from ..core.contracts import Contract
 from ..core.seats import DEFAULT_DEALER, seat_of
 from ..dealing.scenario import ScenarioError, parse_scenario, with_overrides
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..sim.config import RunConfig
 from ..stats.defence import BOOTSTRAP, defence_stats
 from ..stats.groups import group_make_rates
@@ -32,10 +33,11 @@ FEW_DEALS = 30
 
 def hand_config(hand: str, position: str, widow: str | None = None, deals: int = 2000,
                 seed: int = 1, constraints: Sequence[str] = (), fixed: Sequence[str] = (),
-                chunk_size: int = 25) -> RunConfig:
+                chunk_size: int = 25, rules: Rules = DEFAULT_RULES) -> RunConfig:
     """The run that deals around ``hand`` (ten cards) held in ``position`` (first, second,
     dealer), with the ``widow`` when known, other ``fixed`` cards (``second=AK.-.-.-``) and
-    ``constraints``; ``CardError`` or ``ScenarioError`` names what is wrong."""
+    ``constraints``, under ``rules``; ``CardError`` or ``ScenarioError`` names what is
+    wrong."""
     if position not in POSITIONS:
         raise ScenarioError(f"position {position!r} is not one of {', '.join(POSITIONS)}")
     mask = parse_hand(hand, 10)
@@ -59,7 +61,8 @@ def hand_config(hand: str, position: str, widow: str | None = None, deals: int =
                           None, fixed, constraints)
     parse_scenario(data, "the command line")  # names a clash or a bad constraint
     return RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
-                     declarers=(seat_of(position, DEFAULT_DEALER),), scenario=data)
+                     declarers=(seat_of(position, DEFAULT_DEALER),), scenario=data,
+                     rules=str(rules))
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def hand_prospects(path: str | Path, replicates: int = BOOTSTRAP, seed: int = 0
     groups = {Strain(g.key[0]): g for g in group_make_rates(path, ("strain",), None, "both")}
     defence = defence_stats(path, None, replicates, seed)
     out = []
-    for c in LADDER:
+    for c in defence.rules.ladder:
         if c.strain not in groups or not defence.n[c.step]:
             continue
         group = groups[c.strain]

@@ -29,15 +29,18 @@ from ..core.seats import opening_leader, seats_in_play
 from ..rules.deal import Deal, Play
 from ..rules.game import parse_action
 from ..rules.settlement import DEFENCES, declarer_result, settle
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..solve.solver import Solver
 from ..stats.bidding import players_of
 from ..stats.intervals import Estimate, bootstrap_mean
 
 
-def deal_regret(row, solver: Solver) -> list[tuple[int, bool, int]]:
-    """Per card played in a games-dataset row: (seat, is declarer, tricks given away)."""
+def deal_regret(row, solver: Solver, rules: Rules = DEFAULT_RULES
+                ) -> list[tuple[int, bool, int]]:
+    """Per card played in a games-dataset row (played under ``rules``): (seat, is declarer,
+    tricks given away)."""
     deal = Deal([int(row["hand0"]), int(row["hand1"]), int(row["hand2"])], int(row["widow"]),
-                int(row["dealer"]), pot=int(row["pot"]))
+                int(row["dealer"]), pot=int(row["pot"]), rules=rules)
     out = []
     for token in row["actions"]:
         action = parse_action(deal, token)
@@ -66,9 +69,10 @@ class Regret:
 
 
 def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = None,
-                replicates: int = 2000, seed: int = 0) -> list[Regret]:
+                replicates: int = 2000, seed: int = 0,
+                rules: Rules = DEFAULT_RULES) -> list[Regret]:
     """The card-play regret of every player, as declarer and as defender, over the first
-    ``limit`` played rows of a games frame (with its ``actions``)."""
+    ``limit`` played rows of a games frame (with its ``actions``) played under ``rules``."""
     solver = solver or Solver()
     rows = games[~games["void"] & ~games["solo"]]
     rows = rows[rows["declarations"] != "pass,pass"].head(limit)
@@ -80,7 +84,7 @@ def play_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = N
     for _, row in rows.iterrows():
         seating = int(row["seating"])
         totals: dict[tuple[int, str], int] = {}
-        for seat, declarer, lost in deal_regret(row, solver):
+        for seat, declarer, lost in deal_regret(row, solver, rules):
             key = ((seat - seating) % 3, "declarer" if declarer else "defender")
             totals[key] = totals.get(key, 0) + lost
             cards.setdefault(key, []).append(lost)
@@ -161,7 +165,8 @@ class _Layout:
         return min(self.by_sequence(kept, contract, aces).values())
 
 
-def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
+def deal_decision_regret(row, solver: Solver, rules: Rules = DEFAULT_RULES
+                         ) -> list[tuple[int, str, float]]:
     """Per decision before the play in a games-dataset row: (seat, decision, given away).
 
     - discard: the declarer's tricks in the named strain (both defenders playing) with
@@ -172,7 +177,7 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
       defence: charged to both defenders (each said a word of it).
     """
     deal = Deal([int(row["hand0"]), int(row["hand1"]), int(row["hand2"])], int(row["widow"]),
-                int(row["dealer"]), pot=int(row["pot"]))
+                int(row["dealer"]), pot=int(row["pot"]), rules=rules)
     actions = iter(row["actions"])
     while deal.phase == "auction":
         deal.apply(parse_action(deal, next(actions)))
@@ -221,7 +226,8 @@ def deal_decision_regret(row, solver: Solver) -> list[tuple[int, str, float]]:
 
 
 def decision_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None = None,
-                    replicates: int = 2000, seed: int = 0) -> list[DecisionRegret]:
+                    replicates: int = 2000, seed: int = 0,
+                    rules: Rules = DEFAULT_RULES) -> list[DecisionRegret]:
     """The regret of every player's discards, contracts and defence declarations over the
     first ``limit`` rows of a games frame (with its ``actions``) that were not void."""
     solver = solver or Solver()
@@ -232,7 +238,7 @@ def decision_regret(games: pd.DataFrame, limit: int = 200, solver: Solver | None
     per: dict[tuple[int, str], list[float]] = {}
     for _, row in rows.iterrows():
         seating = int(row["seating"])
-        for seat, decision, lost in deal_decision_regret(row, solver):
+        for seat, decision, lost in deal_decision_regret(row, solver, rules):
             per.setdefault(((seat - seating) % 3, decision), []).append(lost)
     units = {"discard": "tricks", "contract": "kapíkia", "defence": "kapíkia"}
     return [DecisionRegret(labels[k], d, units[d], len(per[k, d]),

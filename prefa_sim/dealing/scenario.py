@@ -39,6 +39,7 @@ from ..core.cards import (
     popcount,
 )
 from ..core.seats import DEFAULT_DEALER, SeatError, check_dealer, seat_of
+from ..rules.variants import DEFAULT_RULES, Rules, RulesError
 from ..util.jsonl import utf8_error
 from ..util.words import plural
 from .constraints import Constraint, ConstraintError
@@ -59,6 +60,8 @@ class Scenario:
     dealer: int = DEFAULT_DEALER
     fixed: Mapping[str, Bitboard] = field(default_factory=dict)
     constraints: tuple[Constraint, ...] = ()
+    rules: Rules = DEFAULT_RULES
+    """The ``[rules]`` table: the rules the deals are played under (docs/rules.md §7.6)."""
 
     def __post_init__(self) -> None:
         try:
@@ -93,7 +96,7 @@ class Scenario:
 
 def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
     """Build a scenario from decoded TOML (or any mapping), naming the bad key."""
-    known = {"name", "description", "dealer", "fixed", "constraints"}
+    known = {"name", "description", "dealer", "fixed", "constraints", "rules"}
     unknown = set(data) - known
     if unknown:
         word = plural(len(unknown), "key")
@@ -126,9 +129,16 @@ def parse_scenario(data: Mapping, source: str = "scenario") -> Scenario:
     dealer = data.get("dealer", DEFAULT_DEALER)
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise ScenarioError(f"{source}: the dealer must be seat 0, 1 or 2, got {dealer!r}")
+    raw_rules = data.get("rules", {})
+    if not isinstance(raw_rules, Mapping):
+        raise ScenarioError(f"{source}: [rules] must be a table such as ten_nt = \"11\"")
+    try:
+        rules = Rules.from_mapping(raw_rules)
+    except RulesError as exc:
+        raise ScenarioError(f"{source}: [rules]: {exc}") from None
     try:
         return Scenario(str(data.get("name", "scenario")), str(data.get("description", "")),
-                        dealer, fixed, tuple(constraints))
+                        dealer, fixed, tuple(constraints), rules)
     except ScenarioError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
 

@@ -38,6 +38,8 @@ def describe_run(out_dir: str | Path) -> list[tuple[str, str]]:
         about += [("constraint", c.text) for c in scenario.constraints]
     about += [("declaring seats", ", ".join(map(str, config.declarers))),
               ("strains", ", ".join(config.strains)), ("defence modes", ", ".join(config.modes))]
+    if config.rules != "default":
+        about.append(("rules", config.rules))
     return about
 
 
@@ -66,6 +68,8 @@ def dataset_notes(out_dir: str | Path, split_by_declarer: bool = False) -> list[
     unfinished = _unfinished(Path(out_dir), config)
     if unfinished:
         notes.append(f"an unfinished run: {unfinished}")
+    if config.rules != "default":
+        notes.append(f"played under the rules {config.rules} (docs/rules.md §7.6)")
     if not config.players and len(config.declarers) > 1 and not split_by_declarer:
         seats = ", ".join(map(str, config.declarers))
         notes.append(f"rows pooled over the declaring seats {seats}: declarer or position "

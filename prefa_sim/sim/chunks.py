@@ -37,7 +37,7 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
     span = config.chunk_deals(index)
     if config.players:
         return games_table(config.players, config.seed, span, config.duplicate,
-                           config.full_games)
+                           config.full_games, config.rules_value)
     if config.replay:
         rows = np.load(Path(out_dir) / REPLAY_FILE, mmap_mode="r")[span.start:span.stop]
         deals, dealers = np.array(rows[:, :4]), [int(d) for d in rows[:, 4]]
@@ -51,11 +51,12 @@ def chunk_table(config: RunConfig, index: int, solver: Solver | None = None,
             stats.accepted += sampler.stats.accepted
     solver = solver or worker_solver()
     strains = [Strain[s] for s in config.strains]
+    overtrump = config.rules_value.overtrump
     records = []
     for deal_index, row, dealer in zip(span, deals, dealers, strict=True):
         hands = [int(row[0]), int(row[1]), int(row[2])]
         table = deal_table(solver, hands, int(row[3]), dealer, config.declarers, strains,
-                           config.modes)
+                           config.modes, overtrump=overtrump)
         records += table_records(deal_index, hands, int(row[3]), dealer, table)
     return records_table(records)
 

@@ -10,10 +10,11 @@ from pathlib import Path
 from ..core.cards import Strain
 from ..core.seats import DEFAULT_DEALER
 from ..dealing.scenario import parse_scenario
+from ..rules.variants import Rules, RulesError
 from ..solve.tables import MODES
 from .run_folder import MANIFEST
 
-LATER_KEYS = {"players", "duplicate", "full_games", "player_files"}
+LATER_KEYS = {"players", "duplicate", "full_games", "player_files", "rules"}
 """Run-record keys added after the first release: a record without them is still whole."""
 
 
@@ -45,6 +46,9 @@ class RunConfig:
     player_files: dict = field(default_factory=dict)
     """``prefa games``: the SHA-256 of each player file's contents, by absolute path (the
     players' specs name the files by that path): a resume with a changed file is refused."""
+    rules: str = "default"
+    """The rules the deals are solved or played under, in their text form (``Rules``);
+    written in the record only when they are not the default."""
 
     def __post_init__(self) -> None:
         for name, low in (("deals", 1), ("seed", 0), ("chunk_size", 1)):
@@ -82,6 +86,17 @@ class RunConfig:
             raise RunError("player_files must map file paths to their hashes")
         if self.players and (self.scenario or self.replay):
             raise RunError("games are played on random deals: no scenario or replay")
+        if not isinstance(self.rules, str):
+            raise RunError(f"rules must be text such as \"ten_nt=11\", got {self.rules!r}")
+        try:
+            object.__setattr__(self, "rules", str(Rules.parse(self.rules)))
+        except RulesError as exc:
+            raise RunError(f"rules: {exc}") from None
+
+    @property
+    def rules_value(self) -> Rules:
+        """The run's rules."""
+        return Rules.parse(self.rules)
 
     @property
     def dealer(self) -> int:
@@ -110,6 +125,8 @@ class RunConfig:
         data = asdict(self)
         for name in ("declarers", "strains", "modes", "players"):
             data[name] = list(getattr(self, name))
+        if self.rules == "default":
+            del data["rules"]  # as recorded before rules were a setting
         return data
 
     @classmethod

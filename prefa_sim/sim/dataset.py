@@ -51,6 +51,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..core.cards import Strain, popcount
+from ..rules.variants import DEFAULT_RULES, Rules, RulesError
 from ..solve.tables import MODES, TableRow
 from .run_folder import recover
 
@@ -193,6 +194,12 @@ def _check_one_run(files: list[Path]) -> None:
         if first is None:
             first = (file, config)
         elif config != first[1]:
+            rules = [_recorded_rules(first[1], first[0]), _recorded_rules(config, file)]
+            if rules[0] != rules[1]:
+                raise DatasetError(
+                    f"{file} was played under other rules than {first[0]} "
+                    f"({'; '.join(rules[0].differences(rules[1]))}): statistics never pool "
+                    "deals of different rules")
             raise DatasetError(f"{file} comes from another run than {first[0]} (other seed "
                                "or settings): a dataset folder holds the parts of one run")
         chunk = info.get("chunk")
@@ -200,6 +207,41 @@ def _check_one_run(files: list[Path]) -> None:
             raise DatasetError(f"{file} holds chunk {chunk} again (as {chunks[chunk]}): its "
                                "rows would be counted twice")
         chunks[chunk] = file
+
+
+def _recorded_rules(config: object, file: Path) -> Rules:
+    """The rules of a part's recorded run configuration (the default when it names none:
+    parts written before rules were recorded)."""
+    text = config.get("rules", "default") if isinstance(config, dict) else "default"
+    try:
+        return Rules.parse(text)
+    except (RulesError, AttributeError):
+        raise DatasetError(f"{file} records rules prefa-sim does not know: {text!r}") from None
+
+
+def dataset_rules(path: str | Path) -> Rules:
+    """The rules a dataset was solved or played under, from its first part's record (the
+    parts of a folder are of one run: ``dataset_files``); the default for parts written
+    without prefa-sim's record."""
+    file = dataset_files(path)[0]
+    try:
+        metadata = pq.read_metadata(file).metadata or {}
+        info = json.loads(metadata.get(b"prefa_sim", b"null"))
+    except (OSError, ValueError, pa.ArrowException):
+        return DEFAULT_RULES
+    return _recorded_rules(info.get("config") if isinstance(info, dict) else None, file)
+
+
+def rules_for(path: str | Path, given: Rules | None) -> Rules:
+    """The dataset's rules, checked against ``given`` (a command's ``--rules``): statistics
+    never apply other rules than the data were made under; the error names the rules that
+    differ."""
+    own = dataset_rules(path)
+    if given is not None and given != own:
+        raise DatasetError(f"{path} was made under the rules {own}, not {given} "
+                           f"({'; '.join(own.differences(given))}): its figures hold only for "
+                           "its own rules (simulate again with --rules to study others)")
+    return own
 
 
 def _open(file: Path) -> pq.ParquetFile:

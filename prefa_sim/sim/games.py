@@ -21,6 +21,7 @@ from ..bots.table import play_deal, play_game
 from ..rules.deal import Answer, Deal
 from ..rules.game import format_action
 from ..rules.settlement import ROLES
+from ..rules.variants import DEFAULT_RULES, Rules
 from .dataset import GAME_DEAL_CAP, GAMES_SCHEMA
 
 _PLAYERS: dict[tuple[str, int], Player] = {}
@@ -44,22 +45,24 @@ def seated_players(specs: Sequence[str], seating: int) -> list[Player]:
     return [player_for(spec, seat) for seat, spec in enumerate(seated(specs, seating))]
 
 
-def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0) -> dict:
-    """Deal ``index`` of ``seed`` played in ``seating`` from a full pot, as a
-    ``GAMES_SCHEMA`` record."""
+def deal_row(specs: Sequence[str], seed: int, index: int, seating: int = 0,
+             rules: Rules = DEFAULT_RULES) -> dict:
+    """Deal ``index`` of ``seed`` played in ``seating`` from a full pot under ``rules``, as
+    a ``GAMES_SCHEMA`` record."""
     names = seated(specs, seating)
-    deal = play_deal(seated_players(specs, seating), seed, index, dealer=index % 3)
+    deal = play_deal(seated_players(specs, seating), seed, index, dealer=index % 3,
+                     rules=rules)
     return _record(deal, names, index, seating, 0)
 
 
 def game_rows(specs: Sequence[str], seed: int, game: int, seating: int = 0,
-              max_deals: int = GAME_DEAL_CAP) -> list[dict]:
-    """Game ``game`` of ``seed`` played to the empty pot (the last contract included) in
-    ``seating``: one record per deal, ``deal`` holding the game's index."""
+              max_deals: int = GAME_DEAL_CAP, rules: Rules = DEFAULT_RULES) -> list[dict]:
+    """Game ``game`` of ``seed`` played under ``rules`` to the empty pot (the last contract
+    included) in ``seating``: one record per deal, ``deal`` holding the game's index."""
     names = seated(specs, seating)
     return [_record(deal, names, game, seating, state.deals - 1, pot=deal.pot)
             for state, deal in play_game(seated_players(specs, seating), seed, max_deals,
-                                         game_index=game)]
+                                         rules=rules, game_index=game)]
 
 
 def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: int,
@@ -96,12 +99,13 @@ def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: 
 
 
 def games_table(specs: Sequence[str], seed: int, indices: range, duplicate: bool,
-                full_games: bool = False) -> pa.Table:
+                full_games: bool = False, rules: Rules = DEFAULT_RULES) -> pa.Table:
     """The rows of the deals (or with ``full_games`` the whole games) ``indices``, in
-    one seating or, with ``duplicate``, in all three."""
+    one seating or, with ``duplicate``, in all three, under ``rules``."""
     seatings = (0, 1, 2) if duplicate else (0,)
     if full_games:
-        rows = [row for g in indices for s in seatings for row in game_rows(specs, seed, g, s)]
+        rows = [row for g in indices for s in seatings
+                for row in game_rows(specs, seed, g, s, rules=rules)]
     else:
-        rows = [deal_row(specs, seed, i, s) for i in indices for s in seatings]
+        rows = [deal_row(specs, seed, i, s, rules) for i in indices for s in seatings]
     return pa.Table.from_pylist(rows, schema=GAMES_SCHEMA)

@@ -13,6 +13,7 @@ import numpy as np
 from ..core.cards import Strain
 from ..core.seats import DEFAULT_DEALER, SeatError, seats_of
 from ..dealing.scenario import load_scenario, parse_scenario, with_overrides
+from ..rules.variants import DEFAULT_RULES, Rules
 from ..solve.tables import MODES
 from .config import RunConfig, RunError
 from .replay import replay_rows
@@ -63,7 +64,7 @@ def new_run_config(scenario: str | None = None, dealer: int | None = None,
                    deals: int = 2500, seed: int | None = None,
                    declarers: Sequence[int | str] | None = None, strains: str = "S,C,D,H,NT",
                    modes: str = "both,first,second", chunk_size: int = 25,
-                   replayed: np.ndarray | None = None) -> RunConfig:
+                   replayed: np.ndarray | None = None, rules: Rules | None = None) -> RunConfig:
     """The configuration of a new run.
 
     ``scenario`` is a TOML file's path; ``dealer``, ``fixed`` (``HAND=CARDS``) and
@@ -71,8 +72,9 @@ def new_run_config(scenario: str | None = None, dealer: int | None = None,
     deals, a fresh one otherwise (0 for a replay).  A scenario that fixes cards of a
     hand studies that hand: without ``declarers`` they are the seats of the fixed hands
     (else all three).  ``replayed``: deals to solve instead (``replay.read_replay``
-    rows), which carry their own dealers.  Raises ``ScenarioError``, ``OptionError``
-    (naming the option) or ``RunError``.
+    rows), which carry their own dealers.  ``rules``: the command line's, which must agree
+    with the scenario's ``[rules]`` where both are given.  Raises ``ScenarioError``,
+    ``OptionError`` (naming the option) or ``RunError``.
     """
     overridden = dealer is not None or bool(fixed) or bool(constraints)
     if replayed is not None:
@@ -104,4 +106,14 @@ def new_run_config(scenario: str | None = None, dealer: int | None = None,
     return RunConfig(deals=deals, seed=seed, chunk_size=chunk_size, declarers=seats,
                      strains=studied_names(strains, tuple(s.name for s in Strain), "strain"),
                      modes=studied_names(modes, MODES, "mode"), scenario=data,
-                     scenario_text=text, replay=digest)
+                     scenario_text=text, replay=digest, rules=str(run_rules(data, rules)))
+
+
+def run_rules(scenario: dict, given: Rules | None) -> Rules:
+    """The rules of a run: the scenario's ``[rules]`` or the command line's ``--rules``;
+    both given, they must be the same (an ``OptionError`` names the rules that differ)."""
+    own = parse_scenario(scenario).rules if "rules" in scenario else None
+    if own is not None and given is not None and own != given:
+        raise OptionError(f"--rules {given} contradicts the scenario's [rules] ({own}): "
+                          f"{'; '.join(own.differences(given))}", "--rules")
+    return given or own or DEFAULT_RULES

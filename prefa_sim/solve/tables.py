@@ -44,8 +44,9 @@ def active_seats(declarer: int, mode: str) -> tuple[int, ...]:
 
 def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, dealer: int,
                declarers: Iterable[int] = (0, 1, 2), strains: Iterable[Strain] = tuple(Strain),
-               modes: Iterable[str] = MODES) -> list[TableRow]:
-    """The widow-aware table of one deal, one row per (declarer, strain)."""
+               modes: Iterable[str] = MODES, *, overtrump: bool = False) -> list[TableRow]:
+    """The widow-aware table of one deal, one row per (declarer, strain); ``overtrump``: no
+    under-trumping (``Position.overtrump``)."""
     declarers, strains, modes = tuple(declarers), tuple(strains), tuple(modes)
     cells = []
     for declarer in declarers:
@@ -53,7 +54,7 @@ def deal_table(solver: Solver, hands: Sequence[Bitboard], widow: Bitboard, deale
             for mode in modes:
                 active = active_seats(declarer, mode)
                 cells.append((strain, opening_leader(dealer, active), declarer, active))
-    results = iter(solver.widow_results(hands, widow, cells))
+    results = iter(solver.widow_results(hands, widow, cells, overtrump=overtrump))
     rows = []
     for declarer in declarers:
         for strain in strains:

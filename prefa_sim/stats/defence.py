@@ -42,7 +42,9 @@ import numpy as np
 
 from ..core.cards import Strain
 from ..core.contracts import LADDER, MAX_LEVEL, MIN_LEVEL, Contract
-from ..rules.settlement import DEFENCES, QUOTAS, settle
+from ..rules.settlement import DEFENCES, settle
+from ..rules.variants import DEFAULT_RULES, Rules
+from ..sim.dataset import rules_for
 from .groups import check_range, filtered_rows, group_make_rates, parse_where
 from .intervals import Estimate, wilson
 from .scan import scan
@@ -73,7 +75,8 @@ def sequence_text(sequence: Sequence[str]) -> str:
     return ", ".join(sequence)
 
 
-def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
+def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int,
+                   rules: Rules = DEFAULT_RULES
                    ) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
     """How the declarer's, the first and the second defender's results change when the
     declarer takes ``tricks`` against the defence of ``sequence`` (``Settlement.result``):
@@ -87,7 +90,7 @@ def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
     else:
         shares = [{"declarer": tricks, "first": b, "second": 10 - tricks - b}
                   for b in range(10 - tricks + 1)]
-    nets = [settle(contract, sequence, share or None).result for share in shares]
+    nets = [settle(contract, sequence, share or None, rules=rules).result for share in shares]
     declarer = {n["declarer"] for n in nets}
     if len(declarer) != 1:  # the rules guarantee it; a change to them must not pass unseen
         raise AssertionError(f"{contract} {sequence}: the declarer's money depends on the "
@@ -97,15 +100,18 @@ def sequence_money(contract: Contract, sequence: tuple[str, ...], tricks: int
     return declarer.pop(), min(first), max(first), min(second), max(second)
 
 
-def quota_reached(contract: Contract, tricks: int, lone: bool) -> bool:
-    """The defence takes its quota (docs/rules.md §4.4) when the declarer takes ``tricks``."""
-    first, second, alone = QUOTAS[contract.level]
+def quota_reached(contract: Contract, tricks: int, lone: bool,
+                  rules: Rules = DEFAULT_RULES) -> bool:
+    """The defence takes its quota (docs/rules.md §4.4, under ``rules``) when the declarer
+    takes ``tricks``."""
+    first, second, alone = rules.quotas(contract.level)
     return 10 - tricks >= (alone if lone else first + second)
 
 
 @cache
-def _values() -> np.ndarray:
-    """Per strain, trick code and level, the columns a row adds: ``[5, 1331, 5, _K]``."""
+def _values(rules: Rules = DEFAULT_RULES) -> np.ndarray:
+    """Per strain, trick code and level, the columns a row adds under ``rules``: ``[5, 1331,
+    5, _K]`` (a contract the rules do not allow adds nothing)."""
     values = np.zeros((len(Strain), _TRICKS, MAX_LEVEL - MIN_LEVEL + 1, _K))
     code = np.arange(_TRICKS)
     tricks = {"both": code // 121, "first": code // 11 % 11, "second": code % 11,
@@ -113,16 +119,16 @@ def _values() -> np.ndarray:
     mode_of = {seq: ("both" if len(DEFENCES[seq].players) == 2 else
                      DEFENCES[seq].players[0] if DEFENCES[seq].players else None)
                for seq in SEQUENCES}
-    for c in LADDER:
+    for c in rules.ladder:
         rows = values[int(c.strain), :, c.level - MIN_LEVEL]
         rows[:, _N] = 1
         rows[:, _MAKE] = tricks["both"] >= c.level
         for column, mode, lone in ((_QUOTA_BOTH, "both", False), (_QUOTA_FIRST, "first", True),
                                    (_QUOTA_SECOND, "second", True)):
-            reached = np.array([quota_reached(c, t, lone) for t in range(11)])
+            reached = np.array([quota_reached(c, t, lone, rules) for t in range(11)])
             rows[:, column] = reached[tricks[mode]]
         for i, seq in enumerate(SEQUENCES):
-            by_tricks = np.array([[float(x) for x in sequence_money(c, seq, t)]
+            by_tricks = np.array([[float(x) for x in sequence_money(c, seq, t, rules)]
                                   for t in range(11)])
             rows[:, _SEQ0 + 5 * i:_SEQ0 + 5 * i + 5] = by_tricks[tricks[mode_of[seq]]]
         # Results are zero-sum: the defence's best is the declarer's worst.
@@ -162,12 +168,15 @@ class Decision:
 class DefenceStats:
     """Sums per block of deals and contract, and bootstrap replicates of their means."""
 
-    def __init__(self, counts: np.ndarray, replicates: int = BOOTSTRAP, seed: int = 0) -> None:
+    def __init__(self, counts: np.ndarray, replicates: int = BOOTSTRAP, seed: int = 0,
+                 rules: Rules = DEFAULT_RULES) -> None:
         self.counts = counts
         """Rows by block, strain and trick code, ``[BLOCKS, 5, 1331]``."""
         self.seed = seed
         self.replicates = replicates
-        values = _values()
+        self.rules = rules
+        """The rules the money and quotas are counted under (the dataset's)."""
+        values = _values(rules)
         sums = np.zeros((BLOCKS, len(LADDER), _K))
         for strain in Strain:
             per_level = counts[:, int(strain)].astype(float) @ values[int(strain)].reshape(
@@ -208,8 +217,8 @@ class DefenceStats:
 
     @property
     def contracts(self) -> list[Contract]:
-        """The contracts with rows, in ladder order."""
-        return [c for c in LADDER if self.n[c.step]]
+        """The contracts with rows, in ladder order (those the rules allow)."""
+        return [c for c in self.rules.ladder if self.n[c.step]]
 
     def _estimate(self, contract: Contract, point: float, replicates: np.ndarray) -> Estimate:
         low, high = np.nanquantile(replicates, [0.025, 0.975]) if np.isfinite(
@@ -313,12 +322,14 @@ class DefenceStats:
 
 
 def defence_stats(path: str | Path, where: str | None = None, replicates: int = BOOTSTRAP,
-                  seed: int = 0, scheduler=None) -> DefenceStats:
+                  seed: int = 0, scheduler=None, rules: Rules | None = None) -> DefenceStats:
     """The defence statistics of the rows of a dataset that meet ``where`` (every defence
     mode must have been studied), with ``replicates`` bootstrap replicates drawn from
-    ``seed``; with ``scheduler`` the files are read on a Dask cluster."""
+    ``seed``, under the dataset's rules (``rules``, when given, must be the same:
+    ``dataset.rules_for``); with ``scheduler`` the files are read on a Dask cluster."""
     if where:
         parse_where(where)
+    rules = rules_for(path, rules)
     counts = scan(path, partial(_file_counts, where=where), np.add,
                   np.zeros((BLOCKS, len(Strain), _TRICKS), dtype=np.int64), scheduler)
-    return DefenceStats(counts, replicates, seed)
+    return DefenceStats(counts, replicates, seed, rules)

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.cards import Strain
-from ..core.contracts import TRICK_VALUES
-from ..rules.settlement import QUOTAS
+from ..core.contracts import MAX_LEVEL, MIN_LEVEL, Contract
+from ..rules.variants import DEFAULT_RULES, Rules
+from ..sim.dataset import rules_for
 from .defence import defence_stats
 from .defence_output import CONVENTIONS, RECORDS, TITLES, pct_text, table_cells
 from .groups import StatsError, group_make_rates
@@ -86,9 +87,10 @@ def makerate_section(path: str | Path) -> str:
     return "".join(parts)
 
 
-def defence_section(path: str | Path, where: str | None, replicates: int) -> str:
+def defence_section(path: str | Path, where: str | None, replicates: int,
+                    rules: Rules | None = None) -> str:
     """The quota table in full; money and decisions folded away (they are long)."""
-    stats = defence_stats(path, where, replicates)
+    stats = defence_stats(path, where, replicates, rules=rules)
     contracts = stats.contracts
     if not contracts:
         reason = html.escape(stats.no_rows_reason(path, where))
@@ -106,11 +108,13 @@ def defence_section(path: str | Path, where: str | None, replicates: int) -> str
 
 def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
                 where: str | None = None, replicates: int = 1000,
-                trump: Strain = Strain.H) -> str:
+                trump: Strain = Strain.H, rules: Rules | None = None) -> str:
     """The whole page for the dataset at ``path``; ``about`` describes the run (see
-    ``prefa_sim.sim.about.describe_run``), ``where`` filters the defence section."""
+    ``prefa_sim.sim.about.describe_run``), ``where`` filters the defence section; the
+    figures follow the dataset's rules (``rules``, when given, must be the same)."""
     from .plots import defence_figure, features_figure, makerate_figure, tricks_figure
 
+    rules = rules_for(path, rules)
     scenario = dict(about).get("scenario", "as in the dataset")
     rows = sum(g.n for g in group_make_rates(path, ()))
     run = _table(["", ""], [[k, v] for k, v in about], 2) if about else \
@@ -126,7 +130,7 @@ def report_html(path: str | Path, about: Sequence[tuple[str, str]], title: str,
                 f"Make-rate of every level against the number of {trump.name} held after the "
                 "widow and the best discard, with 95% bands."),
     ]
-    defence = defence_section(path, where, replicates)
+    defence = defence_section(path, where, replicates, rules)
     if "<table>" in defence:
         figures.append(_figure(lambda: defence_figure(path, scenario, where, replicates),
                                "defence by contract",
@@ -164,23 +168,29 @@ defence's quota and what each outcome pays follow <a href="#rules">the rules use
 <p class="note">Quotas and payments as in <a href="#rules">the rules used</a>.</p>
 {defence}
 <h2 id="rules">The rules used</h2>
-{rules_section()}
+{rules_section(rules)}
 <p class="note">Made by prefa-sim.</p>
 </body>
 </html>
 """
 
 
-def rules_section() -> str:
+def rules_section(rules: Rules = DEFAULT_RULES) -> str:
     """The rules the page's figures rest on, with the sections of prefa-sim's rule book
-    (docs/rules.md) they come from: the tricks each level needs, the defence's quotas
-    and the value of a trick."""
+    (docs/rules.md) they come from: the options other than the default, the tricks each
+    level needs, the defence's quotas and the value of a trick."""
+    levels = range(MIN_LEVEL, MAX_LEVEL + 1)
     quotas = _table(["contract level", "tricks the declarer needs", "first defender",
                      "second defender", "a lone defender"],
-                    [[str(level), str(level), *map(str, QUOTAS[level])] for level in QUOTAS])
+                    [[str(level), str(level), *map(str, rules.quotas(level))] for level in levels])
     values = _table(["level", *[s.name for s in Strain]],
-                    [[str(level), *map(str, TRICK_VALUES[level])] for level in TRICK_VALUES])
-    return (f"<h3>Quotas (docs/rules.md §4.4)</h3>{quotas}"
+                    [[str(level), *(str(rules.trick_value(Contract(level, s)))
+                                    if rules.allows(Contract(level, s)) else "not allowed"
+                                    for s in Strain)] for level in levels])
+    chosen = "" if rules.is_default else (
+        f"<p>Played under these options (docs/rules.md §7.6): "
+        f"<code>{html.escape(str(rules))}</code>.</p>")
+    return (f"{chosen}<h3>Quotas (docs/rules.md §4.4)</h3>{quotas}"
             "<p class=\"note\">Two defenders share their quota: a defender's surplus covers "
             "the partner's shortfall (§4.5).</p>"
             f"<h3>The value of a trick, in kapíkia (docs/rules.md §6.2)</h3>{values}"

@@ -22,6 +22,8 @@ def make_rate_summary(out: str | Path, config: RunConfig | None = None) -> str:
     if config is None or len(config.declarers) > 1:
         note = ("\n(the declarers of one deal share its cards, so intervals that treat "
                 "their rows as independent are somewhat too narrow)")
+    if config is not None and config.rules != "default":
+        note += f"\n(played under the rules {config.rules}, docs/rules.md §7.6)"
     return f"{table}\n({counts.sum()} declarer-strain rows from {out}; " \
            f"{_declarers_text(config)}){note}"
 
