@@ -27,6 +27,7 @@ COMMANDS = {
     "odds": ("odds", "odds"),
     "plot": ("plot", "plot"),
     "report": ("report", "report"),
+    "rules": ("rules", "rules"),
     "score": ("score", "score"),
     "show": ("simulate", "show"),
     "simulate": ("simulate", "simulate_command"),

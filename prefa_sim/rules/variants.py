@@ -205,6 +205,16 @@ QUOTAS = {6: (2, 2, 2), 7: (2, 1, 2), 8: (1, 1, 1), 9: (1, 0, 1), 10: (0, 0, 0)}
 
 RULE_NAMES = ("last_contract", "kasa", "ten_nt", "ten_as_nine", "aces", "overtrump")
 """The names of the text form, in the order it writes them."""
+RULE_VALUES = {
+    "last_contract": "normal, unbalanced or fair: how a pot smaller than the contract pays",
+    "kasa": "0 for the common pot, or the units of a personal kása each",
+    "ten_nt": "10, 11 or off: 10NT worth 10, worth 11, or not allowed",
+    "ten_as_nine": "yes or no: the defenders of a 10 have the quotas of a 9",
+    "aces": "bonus, raise:N or each:N: the aces' bonus, the contract raised by N units, or "
+            "N kapíkia from every player",
+    "overtrump": "yes or no: no under-trumping (beat a trump on the trick when void)",
+}
+"""What each option's values mean, for help texts (docs/rules.md §7.6)."""
 _FIELD_NAMES = {f.name for f in fields(Rules)}
 
 def parse_rules(text: str | None) -> Rules:

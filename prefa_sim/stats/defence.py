@@ -136,6 +136,19 @@ def _values(rules: Rules = DEFAULT_RULES) -> np.ndarray:
     return values
 
 
+def best_defence_money(rules: Rules = DEFAULT_RULES) -> np.ndarray:
+    """The declarer's kapíkia against the best defence (``Settlement.result``, the defence
+    declaring what leaves the declarer least) under ``rules``, by strain, trick code
+    (``trick_code``) and level 6-10: ``[5, 1331, 5]`` (0 for a contract the rules do not
+    allow)."""
+    return _values(rules)[..., _BEST]
+
+
+def trick_code(both, first, second):
+    """The code of a row's tricks in the three defence modes (arrays or ints)."""
+    return both * 121 + first * 11 + second
+
+
 def _file_counts(file: str, where: str | None) -> np.ndarray:
     """Rows of one file counted by block of deals, strain and trick code:
     ``[BLOCKS, 5, 1331]``."""
@@ -145,8 +158,8 @@ def _file_counts(file: str, where: str | None) -> np.ndarray:
             check_range(file, name, columns[name], 10)
         check_range(file, "strain", columns["strain"], 4)
         code = ((columns["deal"] % BLOCKS) * len(Strain) + columns["strain"]) * _TRICKS \
-            + columns["tricks_both"] * 121 + columns["tricks_first"] * 11 \
-            + columns["tricks_second"]
+            + trick_code(columns["tricks_both"], columns["tricks_first"],
+                         columns["tricks_second"])
         counts += np.bincount(code, minlength=len(counts))
     return counts.reshape(BLOCKS, len(Strain), _TRICKS)
 
