@@ -59,6 +59,10 @@ def game(script, seed, players, dealer, max_deals, rules, last_contract, kasa, a
     seat may know.
     """
     rules = rules_with_aliases(rules, last_contract=last_contract, kasa=kasa)
+    if rules.first_deal != "dealer" and click.get_current_context().get_parameter_source(
+            "dealer") == click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError(f"--dealer contradicts first_deal={rules.first_deal}: the "
+                               "cards of the first deal name its dealer")
     if not rules.is_default:
         click.echo(f"rules: {rules}", err=True)
     if script is None and seed is not None and players is None:

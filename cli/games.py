@@ -78,6 +78,10 @@ def games(players, deals, seed, out_dir, duplicate, full_games, rules, workers, 
             specs, files = pinned_specs(player_specs(players))
         except PlayerError as exc:
             raise click.BadParameter(str(exc), param_hint="--players") from None
+        if rules is not None and rules.first_deal != "dealer" and not full_games:
+            raise click.UsageError(f"first_deal={rules.first_deal} chooses the dealer of a "
+                                   "game's first deal: it needs --full-games (single deals "
+                                   "have the dealer of their number)")
         try:
             config = RunConfig(deals=deals, seed=seed, chunk_size=chunk_size,
                                players=tuple(specs), duplicate=duplicate,

@@ -47,6 +47,9 @@ def match(players, deals, seed, workers, bootstrap, rules, as_json):
     names = player_labels(players)
     workers = workers or default_workers()
     rules = rules or DEFAULT_RULES
+    if rules.first_deal != "dealer":
+        raise click.UsageError(f"first_deal={rules.first_deal} chooses the dealer of a game's "
+                               "first deal: a match plays single deals")
     click.echo(f"duplicate match: {counted(deals, 'deal')} x 3 seatings, seed {seed}, "
                f"{counted(min(workers, deals), 'worker')}"
                + ("" if rules.is_default else f", rules {rules}"), err=True)

@@ -30,6 +30,7 @@ _API = {
     "rules.deal": ("Deal", "IllegalActionError"),
     "rules.settlement": ("Settlement", "settle"),
     "rules.game": ("Game",),
+    "rules.variants": ("Rules", "RulesError", "PRESETS"),
     # solving and solve requests
     "solve.solver": ("Solver", "WidowResult", "recommended_contract"),
     "requests.solve": ("Request", "RequestError", "make_request", "solve_request", "answer"),
@@ -49,12 +50,13 @@ _API = {
     "sim.simulate": ("simulate",),
     "sim.options": ("new_run_config",),
     "sim.replay": ("read_replay",),
-    "sim.dataset": ("DatasetError", "read_frame"),
+    "sim.dataset": ("DatasetError", "read_frame", "dataset_rules"),
     # statistics
     "stats.intervals": ("Estimate", "wilson"),
     "stats.groups": ("group_make_rates",),
     "stats.defence": ("defence_stats",),
     "stats.bidding": ("bidding_stats",),
+    "stats.compare": ("compare_datasets",),
     # analysis
     "analysis.prospects": ("hand_prospects",),
     "analysis.match": ("play_match", "match_result"),

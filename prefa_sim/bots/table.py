@@ -18,7 +18,7 @@ from ..core.seats import DEFAULT_DEALER
 from ..dealing.scenario import DealSampler, Scenario, deal_rng
 from ..rules.deal import Deal, shown_action
 from ..rules.exact import exact_match
-from ..rules.game import Game
+from ..rules.game import Game, Redeal
 from ..rules.variants import DEFAULT_RULES, Rules
 from ..util import last_words
 from ..util.workers import ctrl_c_ignored
@@ -118,13 +118,20 @@ def play_deal(players: Sequence[Player], seed: int, index: int,
 
 def play_game(players: Sequence[Player], seed: int, max_deals: int = 1000,
               rules: Rules = DEFAULT_RULES, dealer: int = DEFAULT_DEALER,
-              game_index: int = 0) -> Iterator[tuple[Game, Deal]]:
+              game_index: int = 0) -> Iterator[tuple[Game, Deal | Redeal]]:
     """Yield ``(game, deal)`` after each deal of a game played by ``players`` (seat
     order) under ``rules`` until the pot is spent (or ``max_deals`` deals); game
-    ``game_index`` of ``seed`` (``prefa game --players --seed S`` plays game 0)."""
+    ``game_index`` of ``seed`` (``prefa game --players --seed S`` plays game 0).  Under
+    ``first_deal`` rules the first deal's cards may be dealt again: a ``Redeal`` is
+    yielded for them, and the deals that follow draw the next cards of the game."""
     game = Game(dealer=dealer, rules=rules)
     while not game.over and game.deals < max_deals:
-        (hands, widow), rng = game_streams(seed, game_index, game.deals)
+        (hands, widow), rng = game_streams(seed, game_index, game.deals + game.redeals)
+        redeal = game.redeal(hands, widow)
+        if redeal is not None:
+            game.record(redeal)
+            yield game, redeal
+            continue
         deal = play_out(game.new_deal(hands, widow), players, rng,
                         f"game {game_index} deal {game.deals} of seed {seed}")
         game.record(deal)

@@ -40,6 +40,36 @@ from .variants import DEFAULT_RULES, Rules
 
 STAKE = 500
 MIN_POT = 10
+SEVEN_OF_DIAMONDS, EIGHT_OF_DIAMONDS = parse_card("7D"), parse_card("8D")
+
+
+def first_dealer(rules: Rules, hands: list[int], widow: int) -> tuple[int | None, str]:
+    """The dealer of a game's first deal under ``rules.first_deal`` (docs/rules.md §7.6)
+    and why: the holder of the 7 of diamonds speaks first (so the seat before it deals),
+    or with ``7d8d`` the holder of the 8 when the 7 is in the widow.  None when the cards
+    are dealt again (the reason says why); ``rules.first_deal == "dealer"`` decides
+    nothing (None, "")."""
+    if rules.first_deal == "dealer":
+        return None, ""
+    cards = [(SEVEN_OF_DIAMONDS, "7D")]
+    if rules.first_deal == "7d8d":
+        cards.append((EIGHT_OF_DIAMONDS, "8D"))
+    for card, name in cards:
+        for seat in range(3):
+            if hands[seat] >> card & 1:
+                return (seat + 2) % 3, f"seat {seat} holds the {name}"
+    if rules.first_deal == "7d8d":
+        return None, "the 7 and the 8 of diamonds are both in the widow"
+    return None, "the 7 of diamonds is in the widow"
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """The cards of a game's first deal dealt again (``first_dealer``): no one plays them."""
+
+    hands: tuple[int, int, int]
+    widow: int
+    reason: str
 
 
 def parse_action(deal: Deal, token: str) -> Action:
@@ -95,6 +125,8 @@ class Game:
     won: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Kapíkia each seat won from the others, less what it lost to them."""
     deals: int = 0
+    redeals: int = 0
+    """Times the first deal's cards were dealt again (``first_dealer``)."""
     kasa: KasaGame | None = field(init=False)
     """With the personal-kása scoring (docs/rules.md §7, ``rules.kasa``) instead of the
     common pot."""
@@ -109,8 +141,23 @@ class Game:
             return self.kasa.over
         return self.pot < MIN_POT
 
+    def redeal(self, hands: list[int], widow: int) -> Redeal | None:
+        """These cards dealt again, when they are the game's first and ``first_dealer``
+        finds no dealer in them; else None."""
+        if self.deals or self.rules.first_deal == "dealer":
+            return None
+        dealer, reason = first_dealer(self.rules, hands, widow)
+        return Redeal(tuple(hands), widow, reason) if dealer is None else None
+
     def new_deal(self, hands: list[int], widow: int) -> Deal:
-        """A deal of these cards by the current dealer, against the current pot."""
+        """A deal of these cards by the current dealer, against the current pot; the first
+        deal's dealer comes from its cards under ``rules.first_deal`` (``redeal`` first)."""
+        if not self.deals and self.rules.first_deal != "dealer":
+            dealer, reason = first_dealer(self.rules, hands, widow)
+            if dealer is None:
+                raise IllegalActionError(f"{reason}: the cards are dealt again "
+                                         f"(first_deal={self.rules.first_deal})")
+            self.dealer = dealer
         return Deal(list(hands), widow, self.dealer, pot=self.pot, rules=self.rules)
 
     def accounts(self) -> list[int]:
@@ -120,8 +167,12 @@ class Game:
             return list(self.kasa.kapikia)
         return [self.from_pot[s] + self.won[s] for s in range(3)]
 
-    def record(self, deal: Deal) -> None:
-        """Book a finished deal and pass the deal to the next dealer."""
+    def record(self, deal: Deal | Redeal) -> None:
+        """Book a finished deal and pass the deal to the next dealer (a ``Redeal`` is
+        counted apart: the first deal is still to come)."""
+        if isinstance(deal, Redeal):
+            self.redeals += 1
+            return
         if not deal.is_terminal():
             raise IllegalActionError("only a finished deal can be recorded")
         if deal.settlement is not None and self.kasa is not None:
@@ -153,6 +204,13 @@ def thirds(value: Fraction) -> int:
     if scaled.denominator != 1:
         raise ValueError(f"{value} is not a whole number of thirds")
     return int(scaled)
+
+
+def redeal_record(game: Game, redeal: Redeal) -> dict:
+    """A first deal dealt again as a JSON-ready script line: its cards, no action, and why
+    (``redeal``)."""
+    return {"number": game.deals, **_rules_field(game), "redeal": redeal.reason,
+            "deal": format_deal(list(redeal.hands), redeal.widow), "actions": []}
 
 
 def deal_record(game: Game, deal: Deal) -> dict:
@@ -207,7 +265,8 @@ def _rules_field(game: Game) -> dict:
     return {} if game.rules.is_default else {"rules": str(game.rules)}
 
 
-RECORDED = ("number", "deals", "over", "pot", "accounts", "kasa", "kapikia", "results_thirds")
+RECORDED = ("number", "deals", "over", "pot", "accounts", "kasa", "kapikia", "results_thirds",
+            "redeal")
 """Fields of a recording that its replay must reproduce."""
 
 
@@ -223,6 +282,6 @@ def replay_difference(recorded: dict, replayed: dict) -> str | None:
             continue
         if key in replayed and recorded[key] != replayed[key]:
             return key
-        if key in ("pot", "kasa") and key not in replayed:  # another way of scoring
-            return key
+        if key in ("pot", "kasa", "redeal") and key not in replayed:  # another scoring, or
+            return key  # cards that were dealt again and are played here
     return None

@@ -17,7 +17,15 @@ from ..core.seats import seat_label
 from ..util.jsonl import InputError, LineError, decode, dumps, numbered_lines, unexpected
 from ..util.words import counted
 from .deal import Deal, IllegalActionError
-from .game import Game, deal_record, final_record, parse_action, replay_difference
+from .game import (
+    Game,
+    Redeal,
+    deal_record,
+    final_record,
+    parse_action,
+    redeal_record,
+    replay_difference,
+)
 
 
 def exact_text(x: Fraction) -> str:
@@ -29,11 +37,14 @@ def exact_text(x: Fraction) -> str:
     return f"{whole} {rest}" if whole else str(x)
 
 
-def deal_line(game: Game, deal: Deal, as_json: bool = False, record: dict | None = None) -> str:
+def deal_line(game: Game, deal: Deal | Redeal, as_json: bool = False,
+              record: dict | None = None) -> str:
     """The score sheet's line for ``deal``, just recorded in ``game``: what was played, the
     pot (or the kásas) and the accounts; with ``as_json`` its recording (a script line)."""
     if as_json:
-        return dumps(record or deal_record(game, deal))
+        return dumps(record or any_record(game, deal))
+    if isinstance(deal, Redeal):
+        return f"first deal dealt again: {deal.reason} (first_deal={game.rules.first_deal})"
     if deal.settlement is None:
         what = "void: all passed"
     else:
@@ -64,16 +75,29 @@ def final_line(game: Game, as_json: bool = False, bad_lines: int = 0) -> str:
             + ", ".join(f"seat {s} {exact_text(r)}" for s, r in enumerate(game.results())))
 
 
-def scripted_deal(game: Game, obj: object) -> Deal:
-    """The next deal of ``game`` played out by a decoded script line (not yet recorded)."""
+def any_record(game: Game, deal: Deal | Redeal) -> dict:
+    """``deal_record``, or ``redeal_record`` for cards dealt again."""
+    return redeal_record(game, deal) if isinstance(deal, Redeal) else deal_record(game, deal)
+
+
+def scripted_deal(game: Game, obj: object) -> Deal | Redeal:
+    """The next deal of ``game`` played out by a decoded script line (not yet recorded), or
+    the first deal's cards dealt again (``Game.redeal``: the line then takes no action)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("deal"), str | list) \
             or not isinstance(obj.get("actions"), list):
         raise ValueError('a line is {"deal": "H0 H1 H2 WIDOW", "actions": [...]}')
-    if "dealer" in obj and obj["dealer"] != game.dealer:
-        raise ValueError(f"the line says dealer {obj['dealer']!r}, but seat "
-                         f"{game.dealer} deals this deal")
     hands, widow = parse_deal(obj["deal"])
+    redeal = game.redeal(hands, widow)
+    if redeal is not None:
+        if obj["actions"]:
+            raise IllegalActionError(f"{redeal.reason}: these cards are dealt again "
+                                     f"(first_deal={game.rules.first_deal}), so the line "
+                                     "takes no action")
+        return redeal
     deal = game.new_deal(hands, widow)
+    if "dealer" in obj and obj["dealer"] != deal.dealer:
+        raise ValueError(f"the line says dealer {obj['dealer']!r}, but seat "
+                         f"{deal.dealer} deals this deal")
     for i, token in enumerate(obj["actions"]):
         if not isinstance(token, str):
             raise ValueError(f"action {i}: an action is a string such as \"pass\", got "
@@ -143,7 +167,7 @@ def play_script(game: Game, lines: Iterable[bytes | str],
                               else unexpected(exc))
             continue
         game.record(deal)
-        record = deal_record(game, deal)
+        record = any_record(game, deal)
         yield ScriptEvent(line.number, deal=deal, record=record)
         try:
             check_replay(obj, record)

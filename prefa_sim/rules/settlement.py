@@ -9,16 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 from ..core.contracts import Contract
-from .variants import DEFAULT_RULES, LAST_CONTRACT_MODES, QUOTAS, Rules
+from .variants import DEFAULT_RULES, Rules
 
 ROLES = ("declarer", "first", "second")
 DEFENDERS = ("first", "second")
-LastContractMode = Literal["normal", "unbalanced", "fair"]
-__all__ = ["LAST_CONTRACT_MODES", "QUOTAS", "ROLES", "DEFENDERS", "Defence", "Settlement",
-           "SettlementError", "settle", "declarer_result", "defence_of", "trick_value"]
 
 # Tricks credited by a solo concession, by level: (declarer, first, second).
 SOLO_TRICKS = {6: (4, 3, 3), 7: (5, 3, 2), 8: (6, 2, 2), 9: (7, 2, 1), 10: (8, 1, 1)}

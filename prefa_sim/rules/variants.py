@@ -25,6 +25,7 @@ from ..core.contracts import LADDER, Contract, best_contract
 
 LAST_CONTRACT_MODES = ("normal", "unbalanced", "fair")
 TEN_NT_RULES = ("10", "11", "off")
+FIRST_DEAL_RULES = ("dealer", "7d8d", "7d")
 ACES_RULES = ("bonus", "raise", "each")
 YES = ("yes", "true", "on", "1")
 NO = ("no", "false", "off", "0")
@@ -57,11 +58,16 @@ class Rules:
     overtrump: bool = False
     """No under-trumping: a player void in the suit led must beat a trump already on the
     trick when they can (``Position.overtrump``)."""
+    first_deal: str = "dealer"
+    """Who deals a game's first deal: the dealer named (``dealer``), or the seat before
+    the holder of the 7 of diamonds, who speaks first (``7d8d``: the 8 when the 7 is in the
+    widow; ``7d``: the cards dealt again instead; ``game.first_dealer``)."""
 
     def __post_init__(self) -> None:
         _check_choice("last_contract", self.last_contract, LAST_CONTRACT_MODES)
         _check_choice("ten_nt", self.ten_nt, TEN_NT_RULES)
         _check_choice("aces", self.aces, ACES_RULES)
+        _check_choice("first_deal", self.first_deal, FIRST_DEAL_RULES)
         for name, value, high in (("kasa", self.kasa, MAX_KASA),
                                   ("aces_amount", self.aces_amount, MAX_ACES_AMOUNT)):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
@@ -203,16 +209,17 @@ class Rules:
 # Tricks the defence must take, by level: (first, second, lone defender) (§4.4).
 QUOTAS = {6: (2, 2, 2), 7: (2, 1, 2), 8: (1, 1, 1), 9: (1, 0, 1), 10: (0, 0, 0)}
 
-RULE_NAMES = ("last_contract", "kasa", "ten_nt", "ten_as_nine", "aces", "overtrump")
+RULE_NAMES = ("last_contract", "kasa", "ten_nt", "ten_as_nine", "aces", "overtrump",
+              "first_deal")
 """The names of the text form, in the order it writes them."""
 RULE_VALUES = {
     "last_contract": "normal, unbalanced or fair: how a pot smaller than the contract pays",
     "kasa": "0 for the common pot, or the units of a personal kása each",
     "ten_nt": "10, 11 or off: 10NT worth 10, worth 11, or not allowed",
     "ten_as_nine": "yes or no: the defenders of a 10 have the quotas of a 9",
-    "aces": "bonus, raise:N or each:N: the aces' bonus, the contract raised by N units, or "
-            "N kapíkia from every player",
+    "aces": "bonus, raise:N or each:N: the bonus, v raised by N, or N from each player",
     "overtrump": "yes or no: no under-trumping (beat a trump on the trick when void)",
+    "first_deal": "dealer, 7d8d or 7d: the first dealer named, or by the 7 of diamonds",
 }
 """What each option's values mean, for help texts (docs/rules.md §7.6)."""
 _FIELD_NAMES = {f.name for f in fields(Rules)}

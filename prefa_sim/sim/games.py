@@ -19,7 +19,7 @@ from ..bots.base import Player
 from ..bots.registry import make_player
 from ..bots.table import play_deal, play_game
 from ..rules.deal import Answer, Deal
-from ..rules.game import format_action
+from ..rules.game import Redeal, format_action
 from ..rules.settlement import ROLES
 from ..rules.variants import DEFAULT_RULES, Rules
 from .dataset import GAME_DEAL_CAP, GAMES_SCHEMA
@@ -62,7 +62,8 @@ def game_rows(specs: Sequence[str], seed: int, game: int, seating: int = 0,
     names = seated(specs, seating)
     return [_record(deal, names, game, seating, state.deals - 1, pot=deal.pot)
             for state, deal in play_game(seated_players(specs, seating), seed, max_deals,
-                                         rules=rules, game_index=game)]
+                                         rules=rules, game_index=game)
+            if not isinstance(deal, Redeal)]  # cards dealt again: no deal to record
 
 
 def _record(deal: Deal, names: Sequence[str], index: int, seating: int, number: int,

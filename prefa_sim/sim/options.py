@@ -116,4 +116,9 @@ def run_rules(scenario: dict, given: Rules | None) -> Rules:
     if own is not None and given is not None and own != given:
         raise OptionError(f"--rules {given} contradicts the scenario's [rules] ({own}): "
                           f"{'; '.join(own.differences(given))}", "--rules")
-    return given or own or DEFAULT_RULES
+    rules = given or own or DEFAULT_RULES
+    if rules.first_deal != "dealer":
+        raise OptionError(f"first_deal={rules.first_deal} chooses the dealer of a game's first "
+                          "deal: the deals of a simulation have the scenario's dealer",
+                          "--rules")
+    return rules

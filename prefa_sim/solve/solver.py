@@ -28,7 +28,7 @@ from ..core.cards import (
     format_discard,
     iter_cards,
 )
-from ..core.contracts import LADDER, Contract, best_contract
+from ..core.contracts import LADDER, Contract
 from ..core.position import Position, PositionError
 from ..engine import driver
 from ..engine.endgame import EMPTY_ENDGAME
@@ -45,6 +45,7 @@ from ..engine.layout import (
     WORK_COLUMNS,
 )
 from ..engine.lookup import EQUAL_CARD_REPRESENTATIVES, RELATIVE_RANKS
+from ..rules.variants import DEFAULT_RULES, Rules
 
 DEFAULT_TABLE_BITS = 15
 
@@ -288,10 +289,11 @@ def worker_solver() -> Solver:
     return _worker.solver
 
 
-def recommended_contract(table: dict[Strain, WidowResult],
-                         minimum: Contract = LADDER[0]) -> Contract | None:
-    """The most valuable contract the widow table shows the declarer can make."""
-    return best_contract({s: r.best_tricks for s, r in table.items()}, minimum)
+def recommended_contract(table: dict[Strain, WidowResult], minimum: Contract = LADDER[0],
+                         rules: Rules = DEFAULT_RULES) -> Contract | None:
+    """The most valuable contract the widow table shows the declarer can make, among those
+    ``rules`` allow (at their trick values)."""
+    return rules.best_contract({s: r.best_tricks for s, r in table.items()}, minimum)
 
 
 def _widow_hand(hands, widow: Bitboard, declarer: int, active: tuple[int, ...]) -> Bitboard:

@@ -96,7 +96,7 @@ def test_score_under_the_variants():
 @pytest.mark.parametrize("args, message", [
     (["score", "7H", "--rules", "tennt=11"],
      "Invalid value for '--rules': unknown rule 'tennt' (rules: last_contract, kasa, ten_nt, "
-     "ten_as_nine, aces, overtrump)"),
+     "ten_as_nine, aces, overtrump, first_deal)"),
     (["solve", "--rules", "overtrump=perhaps"],
      "Invalid value for '--rules': rule overtrump cannot be 'perhaps' (valid: yes, no)"),
     (["game", "--seed", "1", "--rules", "kasa=31", "--kasa", "40"],

@@ -39,7 +39,8 @@ def any_rules(draw) -> Rules:
         kasa=kasa, ten_nt=draw(st.sampled_from(["10", "11", "off"])),
         ten_as_nine=draw(st.booleans()), aces=aces,
         aces_amount=0 if aces == "bonus" else draw(st.integers(1, 100)),
-        overtrump=draw(st.booleans()))
+        overtrump=draw(st.booleans()), first_deal=draw(st.sampled_from(["dealer", "7d8d",
+                                                                         "7d"])))
 
 
 @given(any_rules())
@@ -68,7 +69,8 @@ def test_presets_and_overrides():
 
 @pytest.mark.parametrize("text, message", [
     ("tennt=11", "unknown rule 'tennt' (rules: last_contract, kasa, ten_nt, ten_as_nine, "
-                 "aces, overtrump)"),
+                 "aces, overtrump, first_deal)"),
+    ("first_deal=6c", "rule first_deal cannot be '6c' (valid: dealer, 7d8d, 7d)"),
     ("overtrump=sometimes", "rule overtrump cannot be 'sometimes' (valid: yes, no)"),
     ("ten_nt=12", "rule ten_nt cannot be '12' (valid: 10, 11, off)"),
     ("ten_as_nine=maybe", "rule ten_as_nine cannot be 'maybe' (valid: yes, no)"),

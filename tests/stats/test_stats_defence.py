@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from prefa_sim.cli import main
 from prefa_sim.core.contracts import LADDER, parse_contract
-from prefa_sim.rules.settlement import DEFENCES, QUOTAS, settle
+from prefa_sim.rules.settlement import DEFENCES, settle
+from prefa_sim.rules.variants import QUOTAS
 from prefa_sim.stats.defence import (
     OUTCOMES,
     SEQUENCES,
