@@ -270,7 +270,7 @@ def test_commands_load_only_the_libraries_they_use():
                                                 "--json").output)
     assert loaded == "[]"
     listed = main.list_commands(None)
-    assert len(listed) == 13 and "simulate" in listed and "show" in listed
+    assert len(listed) == 14 and "simulate" in listed and "rules" in listed
     for name in listed:
         command = main.get_command(None, name)
         assert command is not None and command.callback is not None, name
