@@ -11,7 +11,7 @@ from click.core import ParameterSource
 from prefa_sim.dealing.scenario import ScenarioError
 from prefa_sim.sim.about import is_finished
 from prefa_sim.sim.config import RunError, read_manifest
-from prefa_sim.sim.dataset import DatasetError, first_deals
+from prefa_sim.sim.dataset import DatasetError, dataset_rules, first_deals
 from prefa_sim.sim.options import OptionError, check_replay_alone, new_run_config
 from prefa_sim.sim.replay import read_replay, replay_rows
 from prefa_sim.sim.run_folder import recover
@@ -176,11 +176,14 @@ def show(dataset, deals):
 
     try:
         data = first_deals(dataset, deals)
+        rules = dataset_rules(dataset)
     except DatasetError as exc:
         raise click.ClickException(str(exc)) from None
     if data.empty:
         click.echo(f"{dataset}: the dataset has no rows")
         return
+    if not rules.is_default:
+        click.echo(f"rules: {rules}")
     try:
         click.echo(deals_text(data, deals))
     except (TypeError, ValueError) as exc:  # a missing value where the dataset has none

@@ -58,6 +58,8 @@ def test_a_run_is_solved_under_its_rules_and_records_them(tmp_path):
     changed = frame[frame["tricks_both"] != plain["tricks_both"]]
     assert changed["deal"].tolist() == [39]
     assert (changed["tricks_both"] - plain.loc[changed.index, "tricks_both"]).tolist() == [1]
+    assert run("show", out, "-n", 1).output.startswith("rules: overtrump=yes\ndeal 0 ")
+    assert not run("show", tmp_path / "plain", "-n", 1).output.startswith("rules:")
     # The same seed under the same rules gives the same rows whatever the workers.
     two = read(simulate(OVERTRUMP, tmp_path / "two", workers=2))
     pd.testing.assert_frame_equal(frame, two)
