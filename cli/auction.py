@@ -31,23 +31,19 @@ def auction(calls, dealer, rules, as_json, batch):
     Calls are pass, hold ("I have"), stay ("if they stay") and step names 6S ... 10NT.
     Seats: with the default dealer (seat 2), 0 is first hand, 1 second hand, 2 the dealer.
     """
+    rules = rules or DEFAULT_RULES
     if batch is not None:
         if calls:
             raise click.UsageError("give either CALLS or --batch, not both")
         refuse_with_batch(("dealer",))
-        rules = rules or DEFAULT_RULES
         run_json_batch(batch, lambda obj: auction_request(obj, rules))
         return
-    rules = rules or DEFAULT_RULES
     result = auction_result(list(calls), dealer, rules)
+    if not as_json and not rules.is_default:
+        click.echo(f"rules: {rules}")
     if as_json:
         click.echo(dumps(result if rules.is_default else {"rules": str(rules), **result}))
-        if not result["legal"]:
-            sys.exit(1)
-        return
-    if not rules.is_default:
-        click.echo(f"rules: {rules}")
-    if not result["legal"]:
+    elif not result["legal"]:
         click.echo(f"illegal at call {result['first_illegal_index']}: {result['error']}")
     elif not result["complete"]:
         click.echo(f"not finished: {seat_label(result['next_player'], dealer)} to speak; "

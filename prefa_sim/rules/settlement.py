@@ -204,8 +204,8 @@ def _settle_play(contract: Contract, defence: Defence, tricks: dict[str, int], a
                     payments.append((role, partner, tricks[partner] * v))
     if defence.caller is not None:
         payments = [(_account(p, defence), _account(q, defence), k) for p, q, k in payments]
-    if aces and rules.ace_payment(level):  # personal, never doubled or reduced, not redirected
-        amount = rules.ace_payment(level)
+    amount = rules.ace_payment(level) if aces else 0  # nothing under aces=raise
+    if amount:  # personal, never doubled or reduced, not redirected under "together"
         for role in DEFENDERS:
             if declarer_tricks < level:
                 payments.append(("declarer", role, amount))

@@ -182,7 +182,7 @@ class Rules:
     def trick_value(self, contract: Contract, aces: bool = False) -> int:
         """``v`` for ``contract`` (raised by the aces under ``aces=raise``), before any
         reduction for the last contract."""
-        v = 11 if contract.level == 10 and int(contract.strain) == 4 and self.ten_nt == "11" \
+        v = 11 if contract.level == 10 and contract.strain == Strain.NT and self.ten_nt == "11" \
             else contract.trick_value
         return v + self.aces_amount if aces and self.aces == "raise" else v
 

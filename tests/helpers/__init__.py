@@ -111,3 +111,34 @@ def random_deal(rng: random.Random) -> tuple[list[int], int]:
     rng.shuffle(deck)
     return [sum(1 << c for c in deck[10 * s:10 * s + 10]) for s in range(3)], (
         (1 << deck[30]) | (1 << deck[31]))
+
+
+def relocated(pos: Position, rng: random.Random) -> Position:
+    """``pos`` with the cards below a random floor in each suit (none, or every card of
+    the suit) dealt again (``relocate_below``)."""
+    floors = [rng.randrange(9) for _ in range(4)]  # 8: every card of the suit
+    relevant = sum(1 << (8 * suit + f) for suit, f in enumerate(floors) if f < 8)
+    return relocate_below(pos, relevant, rng.randrange(2**32))
+
+
+def assert_the_table_answers_relocated_low_cards(pos: Position, seed: int) -> None:
+    """Solve ``pos``, then four ``relocated`` copies of it with the table kept, each
+    against minimax: the table answers for every way the low cards can lie."""
+    from prefa_sim.solve.solver import Solver
+
+    rng = random.Random(seed)
+    solver = Solver(table_bits=12)
+    assert solver.solve(pos) == reference_value(pos)
+    for _ in range(4):
+        other = relocated(pos, rng)
+        assert solver.solve(other) == reference_value(other)
+
+
+def assert_card_values_match_minimax(solver, pos: Position) -> None:
+    """Every legal card's value is the declarer's tricks after it by minimax."""
+    values = solver.card_values(pos)
+    assert set(values) == {c for c in range(32) if pos.legal_cards() >> c & 1}
+    for card, value in values.items():
+        after, winner = pos.play(card)
+        won = 1 if winner == pos.declarer else 0
+        assert value == won + (reference_value(after) if after.tricks_left else 0)

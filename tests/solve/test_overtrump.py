@@ -14,7 +14,15 @@ from prefa_sim.core.position import Position, PositionError
 from prefa_sim.core.tricks import legal_cards_mask
 from prefa_sim.solve.solver import Solver
 
-from ..helpers import endings, random_deal, random_position, reference_value, relocate_below
+from ..helpers import (
+    assert_card_values_match_minimax,
+    assert_the_table_answers_relocated_low_cards,
+    endings,
+    random_deal,
+    random_position,
+    reference_value,
+    relocated,
+)
 
 THREE = [(0, 1, 2)]
 
@@ -121,26 +129,13 @@ def test_solver_matches_minimax_on_five_trick_endings_under_the_rule(pos):
 def test_low_cards_share_the_table_soundly_under_the_rule(pos, seed):
     """As for the default rules: the results stored for one position answer for every way
     the cards below the relevant ones can lie, the rule's dependence included."""
-    rng = random.Random(seed)
-    solver = Solver(table_bits=12)
-    assert solver.solve(pos) == reference_value(pos)
-    for _ in range(4):
-        floors = [rng.randrange(9) for _ in range(4)]
-        relevant = sum(1 << (8 * suit + f) for suit, f in enumerate(floors) if f < 8)
-        other = relocate_below(pos, relevant, rng.randrange(2**32))
-        assert solver.solve(other) == reference_value(other)
+    assert_the_table_answers_relocated_low_cards(pos, seed)
 
 
 @settings(max_examples=60, deadline=None)
 @given(endings(max_tricks=3, overtrump=True, active_sets=THREE))
 def test_card_values_match_minimax_under_the_rule(pos):
-    solver = Solver(table_bits=12)
-    values = solver.card_values(pos)
-    assert set(values) == {c for c in range(32) if pos.legal_cards() >> c & 1}
-    for card, value in values.items():
-        after, winner = pos.play(card)
-        won = 1 if winner == pos.declarer else 0
-        assert value == won + (reference_value(after) if after.tricks_left else 0)
+    assert_card_values_match_minimax(Solver(table_bits=12), pos)
 
 
 def test_whole_deals_and_the_widow_under_the_rule():
@@ -185,7 +180,5 @@ def test_a_table_shared_by_relocated_low_cards_stays_sound_under_the_rule():
         shared = Solver(table_bits=12)
         shared.solve(pos)
         for _ in range(6):
-            floors = [rng.randrange(9) for _ in range(4)]
-            relevant = sum(1 << (8 * suit + f) for suit, f in enumerate(floors) if f < 8)
-            other = relocate_below(pos, relevant, rng.randrange(2**32))
+            other = relocated(pos, rng)
             assert shared.solve(other) == Solver(table_bits=12).solve(other), seed

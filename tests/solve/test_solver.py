@@ -10,7 +10,14 @@ from prefa_sim.core.position import Position
 from prefa_sim.engine.layout import STAT_NODES, STAT_SEARCHES
 from prefa_sim.solve.solver import Solver
 
-from ..helpers import ACTIVE_SETS, endings, random_deal, reference_value, relocate_below
+from ..helpers import (
+    ACTIVE_SETS,
+    assert_card_values_match_minimax,
+    assert_the_table_answers_relocated_low_cards,
+    endings,
+    random_deal,
+    reference_value,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -19,14 +26,7 @@ def test_positions_that_differ_in_low_cards_share_the_table_soundly(pos, seed):
     """The table answers for every way the cards below the relevant ones can lie: solve
     a position, then others with the low cards of each suit dealt differently, with the
     table kept, against minimax."""
-    rng = random.Random(seed)
-    solver = Solver(table_bits=12)
-    assert solver.solve(pos) == reference_value(pos)
-    for _ in range(4):
-        floors = [rng.randrange(9) for _ in range(4)]  # 8: every card of the suit
-        relevant = sum(1 << (8 * suit + f) for suit, f in enumerate(floors) if f < 8)
-        other = relocate_below(pos, relevant, rng.randrange(2**32))
-        assert solver.solve(other) == reference_value(other)
+    assert_the_table_answers_relocated_low_cards(pos, seed)
 
 
 @settings(max_examples=200, deadline=None)
@@ -79,12 +79,7 @@ def test_solver_matches_minimax_on_five_trick_endings(solver, pos):
 @settings(max_examples=300, deadline=None)
 @given(endings(max_tricks=3))
 def test_card_values_match_minimax_after_each_card(solver, pos):
-    values = solver.card_values(pos)
-    assert set(values) == {c for c in range(32) if pos.legal_cards() >> c & 1}
-    for card, value in values.items():
-        after, winner = pos.play(card)
-        won = 1 if winner == pos.declarer else 0
-        assert value == won + (reference_value(after) if after.tricks_left else 0)
+    assert_card_values_match_minimax(solver, pos)
 
 
 @settings(max_examples=200, deadline=None)
